@@ -1,0 +1,42 @@
+// typeformer: Formal Algorithms for Transformers with every dimension a type.
+// The umbrella of the core headers (no fmt, no iostream, no heap): safe for microcontrollers.
+// Host-only file and formatting support is in <typeformer/io.hpp>.
+//
+//   dim, tensor, token, config     named dimensions, vec / mat over them, token ids, checks
+//   kernels                        the typed math (xsimd or scalar)
+//   nn/                            Algorithms 1–7 as modules (embedding … unembedding)
+//   params                         the generic walk: names, init, zero, counts
+//   models/                        Algorithms 8–10: EDTransformer, ETransformer, DTransformer,
+//                                  their workspaces, forward / logits / backward, footprint
+//   train/                         Algorithms 11–13's losses (loss_and_grad), SGD, Adam(W)
+#pragma once
+
+#include "config.hpp"
+#include "dim.hpp"
+#include "kernels.hpp"
+#include "tensor.hpp"
+#include "token.hpp"
+
+#include "nn/activation.hpp"
+#include "nn/attention.hpp"
+#include "nn/embedding.hpp"
+#include "nn/layer_norm.hpp"
+#include "nn/mh_attention.hpp"
+#include "nn/mlp.hpp"
+#include "nn/single_query_attention.hpp"
+#include "nn/unembedding.hpp"
+
+#include "params.hpp"
+
+#include "models/config.hpp"
+#include "models/dtransformer.hpp"
+#include "models/edtransformer.hpp"
+#include "models/etransformer.hpp"
+#include "models/footprint.hpp"
+#include "models/forward.hpp"
+#include "models/status.hpp"
+#include "models/workspace.hpp"
+
+#include "train/adam.hpp"
+#include "train/loss.hpp"
+#include "train/sgd.hpp"
