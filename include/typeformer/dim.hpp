@@ -109,14 +109,16 @@ concept relabel_compatible =
     dimension<From> && dimension<To> && From::capacity == To::capacity &&
     From::is_bounded == To::is_bounded;
 
-// Run-time extent of a dimension: free for fixed dims, a size_t for bounded.
-template <dimension D>
+// Run-time extent of a dimension: free for fixed dims, a size_t for bounded. Role tells a
+// matrix's row extent from its column extent, so two empty extents of a square mat<T, D, D>
+// are different types and [[no_unique_address]] can overlap them (no padding is added).
+template <dimension D, int Role = 0>
 struct extent {
     static constexpr std::size_t value() noexcept { return D::capacity; }
     static constexpr void set(std::size_t) noexcept {}
 };
-template <bounded_dimension D>
-struct extent<D> {
+template <bounded_dimension D, int Role>
+struct extent<D, Role> {
     std::size_t n = D::capacity;
     constexpr std::size_t value() const noexcept { return n; }
     constexpr void set(std::size_t v) noexcept { n = v; }

@@ -117,8 +117,8 @@ struct mat {
     static constexpr std::size_t ld = R::capacity;
 
     alignas(tensor_alignment) T elems[R::capacity * C::capacity]{};
-    [[no_unique_address]] extent<R> row_ext{};
-    [[no_unique_address]] extent<C> col_ext{};
+    [[no_unique_address]] extent<R, 0> row_ext{};
+    [[no_unique_address]] extent<C, 1> col_ext{};
 
     constexpr std::size_t rows() const noexcept { return row_ext.value(); }
     constexpr std::size_t cols() const noexcept { return col_ext.value(); }
@@ -276,7 +276,13 @@ constexpr auto relabel(V&& x) noexcept {
 
 // ---- fill and copy ----
 
+// X's elements can be assigned: not a const tensor, not a view of const (checked at the call).
 template <class X>
+concept writable_tensor =
+    !std::is_const_v<std::remove_pointer_t<decltype(as_view(std::declval<X&>()).data())>>;
+
+template <class X>
+    requires writable_tensor<X>
 constexpr void fill(X&& x, typename tensor_traits<std::remove_cvref_t<X>>::value_type value) noexcept {
     auto v = as_view(x);
     if constexpr (matrix<decltype(v)>) {
@@ -295,7 +301,7 @@ concept same_shape_type =
 
 // dst ← src; both have the same dimensions, and the same run-time extents.
 template <class Src, class Dst>
-    requires same_shape_type<std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>>
+    requires same_shape_type<std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>> && writable_tensor<Dst>
 constexpr void copy(const Src& src, Dst&& dst) noexcept {
     auto s = as_view(src);
     auto d = as_view(dst);

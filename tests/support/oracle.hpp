@@ -100,16 +100,20 @@ inline bundle run_python(const std::string& script, const bundle& in) {
     if (!dir) throw std::runtime_error("oracle: mkdtemp failed");
     const std::string in_path = std::string(dir) + "/in.bin";
     const std::string out_path = std::string(dir) + "/out.bin";
+    struct cleanup {  // the folder goes away on every path, failures included
+        std::string dir, in, out;
+        ~cleanup() {
+            std::remove(in.c_str());
+            std::remove(out.c_str());
+            rmdir(dir.c_str());
+        }
+    } guard{dir, in_path, out_path};
     write_bundle(in_path, in);
     const std::string cmd = std::string(TYPEFORMER_PYTHON) + " " + TYPEFORMER_TESTS_DIR + "/" +
                             script + " " + in_path + " " + out_path;
     const int rc = std::system(cmd.c_str());
     if (rc != 0) throw std::runtime_error("oracle: `" + cmd + "` failed");
-    bundle out = read_bundle(out_path);
-    std::remove(in_path.c_str());
-    std::remove(out_path.c_str());
-    rmdir(dir);
-    return out;
+    return read_bundle(out_path);
 }
 
 // ---- tensors in and out of a bundle ----

@@ -1,0 +1,110 @@
+// Matrix products over named dimensions (typed layer over kernels::backend).
+//
+//   matmul(A, B, C)       C ← A·B      A (R, K), B (K, N), C (R, N)
+//   matmul_add(A, B, C)   C += A·B
+//   matvec(A, x, y)       y ← A·x      A (R, K), x (K), y (R)
+//   matvec_add(A, x, y)   y += A·x
+//
+// A or B may be transpose(M) (a tag, never a copy): forms A·B, Aᵀ·B, A·Bᵀ. C must not alias
+// A or B.
+#pragma once
+
+#include <cstddef>
+
+#include "common.hpp"
+
+namespace typeformer {
+
+namespace kernels::detail {
+
+template <class A, class B, class C>
+void matmul_impl(const A& a, const B& b, C& c, bool accumulate) noexcept {
+    using TA = operand_traits<A>;
+    using TB = operand_traits<B>;
+    const auto av = TA::stored(a);
+    const auto bv = TB::stored(b);
+    const auto cv = as_view(c);
+    const std::size_t m = TA::is_transposed ? av.cols() : av.rows();
+    const std::size_t k = TA::is_transposed ? av.rows() : av.cols();
+    const std::size_t kb = TB::is_transposed ? bv.cols() : bv.rows();
+    const std::size_t n = TB::is_transposed ? bv.rows() : bv.cols();
+    TYPEFORMER_CHECK(k == kb, "matmul: A's column extent differs from B's row extent");
+    TYPEFORMER_CHECK(cv.rows() == m && cv.cols() == n, "matmul: C's extents are not A·B's");
+    if constexpr (TA::is_transposed)
+        backend::gemm_tn(m, n, k, av.data(), av.stride(), bv.data(), bv.stride(), cv.data(),
+                         cv.stride(), accumulate);
+    else if constexpr (TB::is_transposed)
+        backend::gemm_nt(m, n, k, av.data(), av.stride(), bv.data(), bv.stride(), cv.data(),
+                         cv.stride(), accumulate);
+    else
+        backend::gemm_nn(m, n, k, av.data(), av.stride(), bv.data(), bv.stride(), cv.data(),
+                         cv.stride(), accumulate);
+}
+
+template <class A, class X, class Y>
+void matvec_impl(const A& a, const X& x, Y& y, bool accumulate) noexcept {
+    using TA = operand_traits<A>;
+    const auto av = TA::stored(a);
+    const auto xv = as_view(x);
+    const auto yv = as_view(y);
+    const std::size_t m = TA::is_transposed ? av.cols() : av.rows();
+    const std::size_t k = TA::is_transposed ? av.rows() : av.cols();
+    TYPEFORMER_CHECK(xv.size() == k, "matvec: x's extent differs from A's column extent");
+    TYPEFORMER_CHECK(yv.size() == m, "matvec: y's extent differs from A's row extent");
+    if constexpr (TA::is_transposed)
+        backend::gemv_t(m, k, av.data(), av.stride(), xv.data(), yv.data(), accumulate);
+    else
+        backend::gemv_n(m, k, av.data(), av.stride(), xv.data(), yv.data(), accumulate);
+}
+
+}  // namespace kernels::detail
+
+// What C ←/+= A·B requires: each rule is named, and the first that fails is the one reported.
+template <class A, class B, class C>
+concept matmul_operands =
+    inner_dims_match<typename A::cols_dim, typename B::rows_dim> &&
+    result_rows_match<typename C::rows_dim, typename A::rows_dim> &&
+    result_cols_match<typename C::cols_dim, typename B::cols_dim> &&
+    at_most_one_transposed<A, B> &&
+    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<B>> &&
+    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<C>> &&
+    writable<kernels::detail::element_of<C>>;
+
+// What y ←/+= A·x requires.
+template <class A, class X, class Y>
+concept matvec_operands =
+    inner_dims_match<typename A::cols_dim, typename X::dim_type> &&
+    result_rows_match<typename Y::dim_type, typename A::rows_dim> &&
+    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<X>> &&
+    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<Y>> &&
+    writable<kernels::detail::element_of<Y>>;
+
+// C ← A·B
+template <class A, class B, class C>
+    requires matmul_operands<A, B, std::remove_reference_t<C>>
+void matmul(const A& a, const B& b, C&& c) noexcept {
+    kernels::detail::matmul_impl(a, b, c, false);
+}
+
+// C += A·B
+template <class A, class B, class C>
+    requires matmul_operands<A, B, std::remove_reference_t<C>>
+void matmul_add(const A& a, const B& b, C&& c) noexcept {
+    kernels::detail::matmul_impl(a, b, c, true);
+}
+
+// y ← A·x
+template <class A, class X, class Y>
+    requires matvec_operands<A, X, std::remove_reference_t<Y>>
+void matvec(const A& a, const X& x, Y&& y) noexcept {
+    kernels::detail::matvec_impl(a, x, y, false);
+}
+
+// y += A·x
+template <class A, class X, class Y>
+    requires matvec_operands<A, X, std::remove_reference_t<Y>>
+void matvec_add(const A& a, const X& x, Y&& y) noexcept {
+    kernels::detail::matvec_impl(a, x, y, true);
+}
+
+}  // namespace typeformer

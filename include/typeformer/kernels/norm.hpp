@@ -1,0 +1,129 @@
+// Layer norm (Algorithm 6) and RMSnorm over each column of X, over named dimensions.
+//
+//   X, Y, dY, dX (D, C)    gamma, beta, dgamma, dbeta (D)    mean, rstd (C)  (C may be bounded)
+//   layer_norm(X, gamma, beta, eps, Y, mean, rstd)   Y[:, t] = (X[:, t] − m_t)·rstd_t ⊙ γ + β
+//        population variance, rstd_t = 1/sqrt(v_t + eps); mean, rstd written for t < cols
+//   layer_norm_backward(dY, X, gamma, mean, rstd, dX, dgamma, dbeta)   all three +=
+//   rms_norm(X, gamma, eps, Y, rstd)        Y[:, t] = X[:, t]·rstd_t ⊙ γ, rstd = 1/sqrt(mean(x²)+eps)
+//   rms_norm_backward(dY, X, gamma, rstd, dX, dgamma)                  both +=
+// Y may alias X.
+#pragma once
+
+#include "common.hpp"
+
+namespace typeformer {
+
+// X's column statistics and parameters: gamma (and beta) per row, mean and rstd per column.
+template <class X, class G, class S>
+concept norm_operands =
+    matrix<X> && vector_matches_rows<typename G::dim_type, typename X::rows_dim> &&
+    vector_matches_cols<typename S::dim_type, typename X::cols_dim> &&
+    same_value_type<kernels::detail::value_of<X>, kernels::detail::value_of<G>> &&
+    same_value_type<kernels::detail::value_of<X>, kernels::detail::value_of<S>>;
+
+template <class X, class Y>
+concept norm_same_shape =
+    same_shape<kernels::detail::shape_of<X>, kernels::detail::shape_of<Y>> &&
+    same_value_type<kernels::detail::value_of<X>, kernels::detail::value_of<Y>>;
+
+namespace kernels::detail {
+template <class X, class Y>
+void check_same_extents(const X& x, const Y& y, const char* what) noexcept {
+    TYPEFORMER_CHECK(x.rows == y.rows && x.cols == y.cols, what);
+}
+}  // namespace kernels::detail
+
+// 1–5: Y[:, t] = (X[:, t] − m_t)·rstd_t ⊙ γ + β
+template <class X, class G, class B, class Y, class M, class R>
+    requires norm_operands<X, G, std::remove_cvref_t<M>> && norm_same_shape<G, B> &&
+             norm_same_shape<X, std::remove_cvref_t<Y>> && norm_same_shape<M, R> &&
+             writable<kernels::detail::element_of<Y>> && writable<kernels::detail::element_of<M>> &&
+             writable<kernels::detail::element_of<R>>
+void layer_norm(const X& x, const G& gamma, const B& beta, kernels::detail::value_of<X> eps, Y&& y,
+                M&& mean, R&& rstd) noexcept {
+    const auto xr = kernels::detail::raw_of(x);
+    const auto yr = kernels::detail::raw_of(y);
+    const auto g = as_view(gamma);
+    const auto b = as_view(beta);
+    const auto m = as_view(mean);
+    const auto r = as_view(rstd);
+    kernels::detail::check_same_extents(xr, yr, "layer_norm: X and Y extents differ");
+    TYPEFORMER_CHECK(g.size() == xr.rows && b.size() == xr.rows,
+                     "layer_norm: gamma/beta extent differs from X's rows");
+    TYPEFORMER_CHECK(m.size() >= xr.cols && r.size() >= xr.cols,
+                     "layer_norm: mean/rstd shorter than X's columns");
+    kernels::backend::layer_norm(xr.rows, xr.cols, eps, xr.ptr, xr.ld, g.data(), b.data(), yr.ptr,
+                                 yr.ld, m.data(), r.data());
+}
+
+// dX, dgamma, dbeta += ∂/∂(X, γ, β) of layer_norm, given its saved mean and rstd
+template <class DY, class X, class G, class M, class R, class DX, class DG, class DB>
+    requires norm_operands<X, G, M> && norm_same_shape<M, R> && norm_same_shape<X, DY> &&
+             norm_same_shape<X, std::remove_cvref_t<DX>> &&
+             norm_same_shape<G, std::remove_cvref_t<DG>> &&
+             norm_same_shape<G, std::remove_cvref_t<DB>> &&
+             writable<kernels::detail::element_of<DX>> &&
+             writable<kernels::detail::element_of<DG>> && writable<kernels::detail::element_of<DB>>
+void layer_norm_backward(const DY& dy, const X& x, const G& gamma, const M& mean, const R& rstd,
+                         DX&& dx, DG&& dgamma, DB&& dbeta) noexcept {
+    const auto dyr = kernels::detail::raw_of(dy);
+    const auto xr = kernels::detail::raw_of(x);
+    const auto dxr = kernels::detail::raw_of(dx);
+    const auto g = as_view(gamma);
+    const auto m = as_view(mean);
+    const auto r = as_view(rstd);
+    const auto dg = as_view(dgamma);
+    const auto db = as_view(dbeta);
+    kernels::detail::check_same_extents(xr, dyr, "layer_norm_backward: X and dY extents differ");
+    kernels::detail::check_same_extents(xr, dxr, "layer_norm_backward: X and dX extents differ");
+    TYPEFORMER_CHECK(g.size() == xr.rows && dg.size() == xr.rows && db.size() == xr.rows,
+                     "layer_norm_backward: gamma/dgamma/dbeta extent differs from X's rows");
+    TYPEFORMER_CHECK(m.size() >= xr.cols && r.size() >= xr.cols,
+                     "layer_norm_backward: mean/rstd shorter than X's columns");
+    kernels::backend::layer_norm_backward(xr.rows, xr.cols, dyr.ptr, dyr.ld, xr.ptr, xr.ld,
+                                          g.data(), m.data(), r.data(), dxr.ptr, dxr.ld, dg.data(),
+                                          db.data());
+}
+
+// Y[:, t] = X[:, t]·rstd_t ⊙ γ
+template <class X, class G, class Y, class R>
+    requires norm_operands<X, G, std::remove_cvref_t<R>> &&
+             norm_same_shape<X, std::remove_cvref_t<Y>> &&
+             writable<kernels::detail::element_of<Y>> && writable<kernels::detail::element_of<R>>
+void rms_norm(const X& x, const G& gamma, kernels::detail::value_of<X> eps, Y&& y,
+              R&& rstd) noexcept {
+    const auto xr = kernels::detail::raw_of(x);
+    const auto yr = kernels::detail::raw_of(y);
+    const auto g = as_view(gamma);
+    const auto r = as_view(rstd);
+    kernels::detail::check_same_extents(xr, yr, "rms_norm: X and Y extents differ");
+    TYPEFORMER_CHECK(g.size() == xr.rows, "rms_norm: gamma's extent differs from X's rows");
+    TYPEFORMER_CHECK(r.size() >= xr.cols, "rms_norm: rstd shorter than X's columns");
+    kernels::backend::rms_norm(xr.rows, xr.cols, eps, xr.ptr, xr.ld, g.data(), yr.ptr, yr.ld,
+                               r.data());
+}
+
+// dX, dgamma += ∂/∂(X, γ) of rms_norm, given its saved rstd
+template <class DY, class X, class G, class R, class DX, class DG>
+    requires norm_operands<X, G, R> && norm_same_shape<X, DY> &&
+             norm_same_shape<X, std::remove_cvref_t<DX>> &&
+             norm_same_shape<G, std::remove_cvref_t<DG>> &&
+             writable<kernels::detail::element_of<DX>> && writable<kernels::detail::element_of<DG>>
+void rms_norm_backward(const DY& dy, const X& x, const G& gamma, const R& rstd, DX&& dx,
+                       DG&& dgamma) noexcept {
+    const auto dyr = kernels::detail::raw_of(dy);
+    const auto xr = kernels::detail::raw_of(x);
+    const auto dxr = kernels::detail::raw_of(dx);
+    const auto g = as_view(gamma);
+    const auto r = as_view(rstd);
+    const auto dg = as_view(dgamma);
+    kernels::detail::check_same_extents(xr, dyr, "rms_norm_backward: X and dY extents differ");
+    kernels::detail::check_same_extents(xr, dxr, "rms_norm_backward: X and dX extents differ");
+    TYPEFORMER_CHECK(g.size() == xr.rows && dg.size() == xr.rows,
+                     "rms_norm_backward: gamma/dgamma extent differs from X's rows");
+    TYPEFORMER_CHECK(r.size() >= xr.cols, "rms_norm_backward: rstd shorter than X's columns");
+    kernels::backend::rms_norm_backward(xr.rows, xr.cols, dyr.ptr, dyr.ld, xr.ptr, xr.ld, g.data(),
+                                        r.data(), dxr.ptr, dxr.ld, dg.data());
+}
+
+}  // namespace typeformer

@@ -1,0 +1,62 @@
+// Scalar softmax over the columns of S (rows, cols): each column becomes a distribution.
+//
+//   softmax_columns           S[:, t] ← softmax(scale·S[:, t]) over its kept rows, 0 elsewhere
+//   softmax_columns_backward  dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t])
+//
+// Masking (the paper's Mask[t_z, t_x]): `causal` false keeps every row; true keeps row t_z of
+// column t_x iff t_z ≤ t_x + offset. A negative offset can mask whole columns; those are all 0.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+namespace typeformer::kernels::detail {
+// Rows [0, kept) of column t survive the mask.
+constexpr std::size_t kept_rows(std::size_t rows, std::size_t t, bool causal,
+                                std::ptrdiff_t offset) noexcept {
+    if (!causal) return rows;
+    const std::ptrdiff_t last = static_cast<std::ptrdiff_t>(t) + offset;  // t_z ≤ t + offset
+    if (last < 0) return 0;
+    const auto kept = static_cast<std::size_t>(last) + 1;
+    return kept < rows ? kept : rows;
+}
+}  // namespace typeformer::kernels::detail
+
+namespace typeformer::kernels::scalar {
+
+template <class T>
+void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal, std::ptrdiff_t offset,
+                     T* S, std::size_t lds) noexcept {
+    for (std::size_t t = 0; t < cols; ++t) {
+        T* s = S + t * lds;
+        const std::size_t kept = kernels::detail::kept_rows(rows, t, causal, offset);
+        if (kept > 0) {
+            T mx = scale * s[0];
+            for (std::size_t i = 1; i < kept; ++i) mx = std::fmax(mx, scale * s[i]);
+            T sum = T(0);
+            for (std::size_t i = 0; i < kept; ++i) {
+                s[i] = std::exp(scale * s[i] - mx);
+                sum += s[i];
+            }
+            const T inv = T(1) / sum;
+            for (std::size_t i = 0; i < kept; ++i) s[i] *= inv;
+        }
+        for (std::size_t i = kept; i < rows; ++i) s[i] = T(0);  // masked: exactly 0
+    }
+}
+
+template <class T>
+void softmax_columns_backward(std::size_t rows, std::size_t cols, T scale, const T* A,
+                              std::size_t lda, const T* dA, std::size_t ldda, T* dS,
+                              std::size_t ldds) noexcept {
+    for (std::size_t t = 0; t < cols; ++t) {
+        const T* a = A + t * lda;
+        const T* da = dA + t * ldda;
+        T* ds = dS + t * ldds;
+        T dot = T(0);
+        for (std::size_t i = 0; i < rows; ++i) dot += a[i] * da[i];
+        for (std::size_t i = 0; i < rows; ++i) ds[i] += scale * a[i] * (da[i] - dot);
+    }
+}
+
+}  // namespace typeformer::kernels::scalar

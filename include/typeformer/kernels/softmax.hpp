@@ -1,0 +1,68 @@
+// Softmax over the columns of a score matrix (the paper's softmax(S)[t_z, t_x]: each column,
+// one query position t_x, is a distribution over the context positions t_z).
+//
+//   S, A, dA, dS  (l_z, l_x)
+//   softmax_columns(S, scale, mask)            in place: S[:, t] ← softmax(scale·S[:, t]);
+//                                              masked entries are −∞ before exp, exactly 0 after
+//   softmax_columns_backward(A, dA, scale, dS) dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t])
+//
+// Masks (Algorithm 4's Mask[t_z, t_x]):
+//   mask_bidirectional{}         Mask ≡ 1
+//   mask_unidirectional{offset}  keep (t_z, t_x) iff t_z ≤ t_x + offset (offset: tokens already
+//                                in a KV cache before column 0)
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "common.hpp"
+
+namespace typeformer {
+
+struct mask_bidirectional {};
+struct mask_unidirectional {
+    std::size_t offset = 0;
+};
+
+template <class M>
+concept softmax_mask =
+    std::is_same_v<M, mask_bidirectional> || std::is_same_v<M, mask_unidirectional>;
+
+// S[:, t] ← softmax(scale·S[:, t]) under mask
+template <class S, class Mask>
+    requires matrix<std::remove_cvref_t<S>> && softmax_mask<Mask> &&
+             writable<kernels::detail::element_of<S>>
+void softmax_columns(S&& s, kernels::detail::value_of<S> scale, Mask mask) noexcept {
+    const auto sr = kernels::detail::raw_of(s);
+    if constexpr (std::is_same_v<Mask, mask_unidirectional>)
+        kernels::backend::softmax_columns(sr.rows, sr.cols, scale, true,
+                                          static_cast<std::ptrdiff_t>(mask.offset), sr.ptr, sr.ld);
+    else
+        kernels::backend::softmax_columns(sr.rows, sr.cols, scale, false, std::ptrdiff_t{0},
+                                          sr.ptr, sr.ld);
+}
+
+template <class A, class DA, class DS>
+concept softmax_backward_operands =
+    same_shape<kernels::detail::shape_of<A>, kernels::detail::shape_of<DA>> &&
+    same_shape<kernels::detail::shape_of<A>, kernels::detail::shape_of<DS>> &&
+    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<DA>> &&
+    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<DS>>;
+
+// dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t]), A = softmax_columns(S, scale, ·)
+template <class A, class DA, class DS>
+    requires matrix<A> && softmax_backward_operands<A, DA, std::remove_cvref_t<DS>> &&
+             writable<kernels::detail::element_of<DS>>
+void softmax_columns_backward(const A& a, const DA& da, kernels::detail::value_of<A> scale,
+                              DS&& ds) noexcept {
+    const auto ar = kernels::detail::raw_of(a);
+    const auto dar = kernels::detail::raw_of(da);
+    const auto dsr = kernels::detail::raw_of(ds);
+    TYPEFORMER_CHECK(ar.rows == dar.rows && ar.cols == dar.cols && ar.rows == dsr.rows &&
+                         ar.cols == dsr.cols,
+                     "softmax_columns_backward: extents differ");
+    kernels::backend::softmax_columns_backward(ar.rows, ar.cols, scale, ar.ptr, ar.ld, dar.ptr,
+                                               dar.ld, dsr.ptr, dsr.ld);
+}
+
+}  // namespace typeformer

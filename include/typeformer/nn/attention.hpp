@@ -1,0 +1,215 @@
+// Algorithm 4: Ṽ ← Attention(X, Z | W_qkv, Mask), one (masked) self- or cross-attention head.
+//
+//   X    (d_x, l_x)      primary sequence, one token per column
+//   Z    (d_z, l_z)      context sequence (self-attention: Z = X, the same tensor twice)
+//   W_q  (d_attn, d_x)   b_q (d_attn)     Q (d_attn, l_x)
+//   W_k  (d_attn, d_z)   b_k (d_attn)     K (d_attn, l_z)
+//   W_v  (d_out, d_z)    b_v (d_out)      V (d_out, l_z)
+//   S, A = softmax(S/√d_attn)  (l_z, l_x)  column t_x is a distribution over t_z
+//   Ṽ    (d_out, l_x)
+//
+// Lines 4–6 (scores, mask, softmax, V·A) and their backward live in detail::attention_core_*,
+// which take (d, len) views with a leading dimension: MHAttention (Algorithm 5) runs the same
+// code on each head's block of rows, and an incremental-decoding step runs it on one query
+// column against the K, V columns of earlier positions (mask_unidirectional{offset}).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <boost/hana/define_struct.hpp>
+
+#include "../kernels.hpp"
+#include "../tensor.hpp"
+#include "operands.hpp"
+
+namespace typeformer::nn {
+
+namespace detail {
+
+// A read-only view of a matrix, so the core's T deduces the same from every argument.
+template <class M>
+constexpr auto attention_cview(const M& m) noexcept {
+    const auto v = as_view(m);
+    using V = decltype(v);
+    return mat_view<const typename V::value_type, typename V::rows_dim, typename V::cols_dim>{
+        v.ptr, v.ld, v.n_rows, v.n_cols};
+}
+
+// Sets the run-time extents of a cache or scratch matrix (a fixed dimension must already agree).
+template <class M>
+constexpr void attention_resize(M& m, std::size_t rows, std::size_t cols) noexcept {
+    if constexpr (bounded_dimension<typename M::rows_dim>)
+        m.resize_rows(rows);
+    else
+        TYPEFORMER_CHECK(rows == M::rows_dim::size, "attention: length differs from a fixed dim");
+    if constexpr (bounded_dimension<typename M::cols_dim>)
+        m.resize_cols(cols);
+    else
+        TYPEFORMER_CHECK(cols == M::cols_dim::size, "attention: length differs from a fixed dim");
+}
+
+// 1/√d_attn, the score scale of line 6.
+template <class T, class Dattn>
+inline T attention_scale() noexcept {
+    return T(1) / std::sqrt(T(Dattn::size));
+}
+
+// Lines 4–6 of Algorithm 4 for one head. Q (d_attn, l_x), K (d_attn, l_z), V (d_v, l_z) may be
+// blocks of rows of stacked heads. Writes A ← softmax(S/√d_attn) (l_z, l_x), the probabilities
+// backward needs, and Ṽ ← V·A (d_v, l_x).
+template <class T, class Dattn, class Dv, class Lx, class Lz, class Mask>
+void attention_core_forward(mat_view<const T, Dattn, Lx> Q, mat_view<const T, Dattn, Lz> K,
+                            mat_view<const T, Dv, Lz> V, Mask mask, mat_view<T, Lz, Lx> A,
+                            mat_view<T, Dv, Lx> Vt) noexcept {
+    matmul(transpose(K), Q, A);  // 4: S ← KᵀQ                                     (l_z, l_x)
+    // 5: S[t_z, t_x] ← −∞ where ¬Mask[t_z, t_x];  6: A ← softmax(S/√d_attn), masked → exactly 0
+    softmax_columns(A, attention_scale<T, Dattn>(), mask);
+    matmul(V, A, Vt);  // 6: Ṽ ← V·A                                                (d_v, l_x)
+}
+
+// Backward of lines 4–6 for one head, from the forward's A. WRITES (=, not +=) dQ, dK, dV: the
+// callers own these per-head blocks and accumulate them into the parameters afterwards.
+// dA, dS (l_z, l_x) are scratch.
+template <class T, class Dattn, class Dv, class Lx, class Lz>
+void attention_core_backward(mat_view<const T, Dattn, Lx> Q, mat_view<const T, Dattn, Lz> K,
+                             mat_view<const T, Dv, Lz> V, mat_view<const T, Lz, Lx> A,
+                             mat_view<const T, Dv, Lx> dVt, mat_view<T, Dattn, Lx> dQ,
+                             mat_view<T, Dattn, Lz> dK, mat_view<T, Dv, Lz> dV,
+                             mat_view<T, Lz, Lx> dA, mat_view<T, Lz, Lx> dS) noexcept {
+    matmul(dVt, transpose(A), dV);  // 6: dV = dṼ Aᵀ                               (d_v, l_z)
+    matmul(transpose(V), dVt, dA);  // 6: dA = Vᵀ dṼ                               (l_z, l_x)
+    // 5–6: dS = A ⊙ (dA − 1·Σ_t_z A⊙dA)/√d_attn; masked entries have A = 0, so dS = 0 there
+    fill(dS, T(0));
+    softmax_columns_backward(A, dA, attention_scale<T, Dattn>(), dS);
+    matmul(K, dS, dQ);             // 4: dQ = K dS                                 (d_attn, l_x)
+    matmul(Q, transpose(dS), dK);  // 4: dK = Q dSᵀ                                (d_attn, l_z)
+}
+
+}  // namespace detail
+
+// The parameters W_qkv of one head. Dx, Dz, Dattn, Dout are dimensions (d_e<384>, d_attn<64>, …).
+template <class T, fixed_dimension Dx, fixed_dimension Dz, fixed_dimension Dattn,
+          fixed_dimension Dout>
+struct Attention {
+    using value_type = T;
+    using x_dim = Dx;
+    using z_dim = Dz;
+    using attn_dim = Dattn;
+    using out_dim = Dout;
+    using W_q_type = mat<T, Dattn, Dx>;  // Hana's macro cannot take commas
+    using b_q_type = vec<T, Dattn>;
+    using W_k_type = mat<T, Dattn, Dz>;
+    using b_k_type = vec<T, Dattn>;
+    using W_v_type = mat<T, Dout, Dz>;
+    using b_v_type = vec<T, Dout>;
+    BOOST_HANA_DEFINE_STRUCT(Attention, (W_q_type, W_q), (b_q_type, b_q), (W_k_type, W_k),
+                             (b_k_type, b_k), (W_v_type, W_v), (b_v_type, b_v));
+
+    // What backward needs besides the inputs X, Z; sized at the lengths' capacities.
+    template <dimension Lx, dimension Lz>
+    struct cache {
+        mat<T, Dattn, Lx> Q;  // 1
+        mat<T, Dattn, Lz> K;  // 2
+        mat<T, Dout, Lz> V;   // 3
+        mat<T, Lz, Lx> A;     // 6: softmax(S/√d_attn), masked entries exactly 0
+    };
+    // Backward's working memory; its contents mean nothing between calls, so one scratch can
+    // serve every layer of a model.
+    template <dimension Lx, dimension Lz>
+    struct scratch {
+        mat<T, Dattn, Lx> dQ;
+        mat<T, Dattn, Lz> dK;
+        mat<T, Dout, Lz> dV;
+        mat<T, Lz, Lx> dA, dS;
+    };
+};
+
+// Algorithm 4. Ṽ's run-time extent (l_x columns) is set by the caller; self-attention passes
+// the same tensor as X and Z.
+template <class T, class Dx, class Dz, class Dattn, class Dout, class XM, class ZM,
+          softmax_mask Mask, class VM>
+    requires matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<VM> &&
+        rows_are<detail::rows_of<XM>, Dx> && rows_are<detail::rows_of<ZM>, Dz> &&
+        rows_are<detail::rows_of<VM>, Dout> &&
+        same_columns<detail::cols_of<VM>, detail::cols_of<XM>> &&
+        same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
+        same_value_type<detail::value_of<VM>, T> && writable<detail::element_of<VM>>
+void forward(const Attention<T, Dx, Dz, Dattn, Dout>& p, const XM& X, const ZM& Z, Mask mask,
+             VM&& Vt,
+             typename Attention<T, Dx, Dz, Dattn, Dout>::template cache<
+                 detail::cols_of<XM>, detail::cols_of<ZM>>& c) noexcept {
+    const auto Xv = as_view(X);
+    const auto Zv = as_view(Z);
+    const std::size_t l_x = Xv.cols(), l_z = Zv.cols();
+    TYPEFORMER_CHECK(as_view(Vt).cols() == l_x, "Attention: Ṽ must have X's number of columns");
+    detail::attention_resize(c.Q, Dattn::size, l_x);
+    detail::attention_resize(c.K, Dattn::size, l_z);
+    detail::attention_resize(c.V, Dout::size, l_z);
+    detail::attention_resize(c.A, l_z, l_x);
+
+    matmul(p.W_q, Xv, c.Q);  // 1: Q ← W_q X + b_q 1ᵀ                              (d_attn, l_x)
+    add_bias(c.Q, p.b_q);
+    matmul(p.W_k, Zv, c.K);  // 2: K ← W_k Z + b_k 1ᵀ                              (d_attn, l_z)
+    add_bias(c.K, p.b_k);
+    matmul(p.W_v, Zv, c.V);  // 3: V ← W_v Z + b_v 1ᵀ                              (d_out, l_z)
+    add_bias(c.V, p.b_v);
+    detail::attention_core_forward(detail::attention_cview(c.Q), detail::attention_cview(c.K),
+                                   detail::attention_cview(c.V), mask, as_view(c.A),
+                                   as_view(Vt));  // 4–6
+}
+
+// Backward of Algorithm 4: ACCUMULATES (+=) into dX, dZ and grads. Self-attention passes the
+// same tensor as X and Z and the same buffer as dX and dZ. `mask` is the forward's; its zeros are
+// already in the cached A, so it only documents the call.
+template <class T, class Dx, class Dz, class Dattn, class Dout, class XM, class ZM,
+          softmax_mask Mask, class DVM, class DXM, class DZM>
+    requires matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<DVM> &&
+        matrix_operand<DXM> && matrix_operand<DZM> && rows_are<detail::rows_of<XM>, Dx> &&
+        rows_are<detail::rows_of<ZM>, Dz> && rows_are<detail::rows_of<DVM>, Dout> &&
+        rows_are<detail::rows_of<DXM>, Dx> && rows_are<detail::rows_of<DZM>, Dz> &&
+        same_columns<detail::cols_of<DVM>, detail::cols_of<XM>> &&
+        same_columns<detail::cols_of<DXM>, detail::cols_of<XM>> &&
+        same_columns<detail::cols_of<DZM>, detail::cols_of<ZM>> &&
+        same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
+        same_value_type<detail::value_of<DVM>, T> && same_value_type<detail::value_of<DXM>, T> &&
+        same_value_type<detail::value_of<DZM>, T> && writable<detail::element_of<DXM>> &&
+        writable<detail::element_of<DZM>>
+void backward(
+    const Attention<T, Dx, Dz, Dattn, Dout>& p, const XM& X, const ZM& Z,
+    [[maybe_unused]] Mask mask, const DVM& dVt, DXM&& dX, DZM&& dZ,
+    Attention<T, Dx, Dz, Dattn, Dout>& grads,
+    const typename Attention<T, Dx, Dz, Dattn, Dout>::template cache<detail::cols_of<XM>,
+                                                                     detail::cols_of<ZM>>& c,
+    typename Attention<T, Dx, Dz, Dattn, Dout>::template scratch<detail::cols_of<XM>,
+                                                                 detail::cols_of<ZM>>& s) noexcept {
+    const auto Xv = as_view(X);
+    const auto Zv = as_view(Z);
+    const std::size_t l_x = Xv.cols(), l_z = Zv.cols();
+    TYPEFORMER_CHECK(c.Q.cols() == l_x && c.K.cols() == l_z,
+                     "Attention backward: X, Z are not the forward's lengths");
+    detail::attention_resize(s.dQ, Dattn::size, l_x);
+    detail::attention_resize(s.dK, Dattn::size, l_z);
+    detail::attention_resize(s.dV, Dout::size, l_z);
+    detail::attention_resize(s.dA, l_z, l_x);
+    detail::attention_resize(s.dS, l_z, l_x);
+
+    detail::attention_core_backward(detail::attention_cview(c.Q), detail::attention_cview(c.K),
+                                    detail::attention_cview(c.V), detail::attention_cview(c.A),
+                                    detail::attention_cview(dVt), as_view(s.dQ), as_view(s.dK),
+                                    as_view(s.dV), as_view(s.dA), as_view(s.dS));  // 6–4
+
+    matmul_add(s.dV, transpose(Zv), grads.W_v);  // 3: dW_v += dV Zᵀ
+    add_bias_grad(s.dV, grads.b_v);              // 3: db_v += dV 1
+    matmul_add(transpose(p.W_v), s.dV, dZ);      // 3: dZ += W_vᵀ dV
+    matmul_add(s.dK, transpose(Zv), grads.W_k);  // 2: dW_k += dK Zᵀ
+    add_bias_grad(s.dK, grads.b_k);              // 2: db_k += dK 1
+    matmul_add(transpose(p.W_k), s.dK, dZ);      // 2: dZ += W_kᵀ dK
+    matmul_add(s.dQ, transpose(Xv), grads.W_q);  // 1: dW_q += dQ Xᵀ
+    add_bias_grad(s.dQ, grads.b_q);              // 1: db_q += dQ 1
+    matmul_add(transpose(p.W_q), s.dQ, dX);      // 1: dX += W_qᵀ dQ
+}
+
+}  // namespace typeformer::nn

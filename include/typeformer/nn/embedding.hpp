@@ -1,0 +1,197 @@
+// Algorithms 1 and 2: token and positional embeddings, and a sequence's initial embedding
+// X[:, t] = W_e[:, x[t]] + W_p[:, t] (§5; line 2 of Algorithms 8–10).
+//
+//   W_e  (d_e, N_V)     token_embedding<T, E, V>: column v is token v's vector (v 0-based, < N_V)
+//   W_p  (d_e, l_max)   positional_embedding<T, E, P>: column t is position t's vector
+//                       (0-based; the paper's position t + 1)
+//   sinusoidal_embedding<E, P>  the hard-coded W_p of §5, no parameters, any position
+//   x    ℓ token ids    std::span<const token>
+//   X    (d_e, C)       C a sequence length such as l_x<256>; the caller sets X.cols() == ℓ
+//
+// Template parameters are dimensions: E = d_e<384>, V = N_V<65>, P = l_max<256>.
+//
+// Sinusoidal W_p. The paper (1-based row and position t, 0 < i ≤ d_e/2):
+//     W_p[2i−1, t] = sin(t / l_max^{2i/d_e}),   W_p[2i, t] = cos(t / l_max^{2i/d_e})
+// In code, 0-based row r and 0-based column c:
+//     t = c + 1 (the paper's 1-based position: column 0 is sin(1/…), not sin(0));
+//     i = ⌊r/2⌋ + 1; r even → sin, r odd → cos; angle = (c + 1) / l_max^{2i/d_e}.
+// For odd d_e the paper leaves its last row (1-based d_e, 0-based r = d_e − 1, even) undefined;
+// the same rule continues it: sin with i = (d_e + 1)/2, exponent (d_e + 1)/d_e.
+// l_max is only the base of the wavelengths (the paper's choice; [VSP+17] uses 10000 and
+// 0-based i and t), not a bound: any position works. Values are computed in double, rounded to T.
+#pragma once
+
+#include <boost/hana/define_struct.hpp>
+#include <cmath>
+#include <cstddef>
+#include <span>
+
+#include "../kernels.hpp"
+#include "../tensor.hpp"
+#include "../token.hpp"
+#include "operands.hpp"
+
+namespace typeformer::nn {
+
+// Algorithm 1's parameters.
+template <class T, fixed_dimension E, fixed_dimension V>
+struct token_embedding {
+    using W_e_type = mat<T, E, V>;  // (d_e, N_V)
+    BOOST_HANA_DEFINE_STRUCT(token_embedding, (W_e_type, W_e));
+};
+
+// Algorithm 2's parameters (learned).
+template <class T, fixed_dimension E, fixed_dimension P>
+struct positional_embedding {
+    using W_p_type = mat<T, E, P>;  // (d_e, l_max)
+    BOOST_HANA_DEFINE_STRUCT(positional_embedding, (W_p_type, W_p));
+};
+
+// §5's hard-coded positional embedding: a Hana struct with no members, so a model holding it
+// (and its gradient, of the same type) has no W_p to initialise, train or save.
+template <fixed_dimension E, fixed_dimension P>
+struct sinusoidal_embedding {
+    BOOST_HANA_DEFINE_STRUCT(sinusoidal_embedding);
+
+    // W_p[r, c], 0-based row r < d_e and column c (the paper's position c + 1)
+    static double value(std::size_t r, std::size_t c) noexcept {
+        const double i = static_cast<double>(r / 2 + 1);
+        const double wavelength =
+            std::pow(static_cast<double>(P::size), 2.0 * i / static_cast<double>(E::size));
+        const double angle = static_cast<double>(c + 1) / wavelength;
+        return r % 2 == 0 ? std::sin(angle) : std::cos(angle);  // rows 2i−1: sin, 2i: cos
+    }
+};
+
+namespace detail {
+
+// Precondition of every sequence embedding: ℓ ≤ X's capacity, X's extent ℓ, ids < N_V.
+template <class V, class C>
+void check_sequence(std::span<const token> x, std::size_t x_cols) noexcept {
+    TYPEFORMER_CHECK(x.size() <= C::capacity,
+                     "embed: more tokens than X's column capacity (the sequence is too long)");
+    TYPEFORMER_CHECK(x.size() == x_cols,
+                     "embed: X.cols() must equal the number of tokens (resize_cols first)");
+    for (std::size_t t = 0; t < x.size(); ++t)
+        TYPEFORMER_CHECK(x[t] < V::size, "embed: token id >= N_V");
+    (void)x;
+    (void)x_cols;  // unused when TYPEFORMER_NO_CHECKS strips the checks
+}
+
+// Columns [first, first + n) of W_p as a (d_e, C) view: the positions of W_p are the positions
+// of X, so this relabelling of l_max as X's length is the meaning of line 2, not a shortcut.
+template <class C, class M>
+auto positions(M&& W_p, std::size_t first, std::size_t n) noexcept {
+    auto v = as_view(W_p);
+    [[maybe_unused]] constexpr std::size_t l_max = decltype(v)::cols_dim::size;
+    TYPEFORMER_CHECK(first <= l_max && n <= l_max - first,
+                     "embed: position >= l_max (the learned W_p has l_max columns)");
+    using Elem = std::remove_pointer_t<decltype(v.data())>;
+    return mat_view<Elem, typename decltype(v)::rows_dim, C>{v.data() + first * v.stride(),
+                                                            v.stride(), v.rows(), n};
+}
+
+}  // namespace detail
+
+// ---- one token, one position ----
+
+// Algorithm 1: the vector of token v.
+template <class T, class E, class V>
+constexpr vec_view<const T, E> embed_token(const token_embedding<T, E, V>& p, token v) noexcept {
+    TYPEFORMER_CHECK(v < V::size, "embed_token: token id >= N_V");
+    return p.W_e.col(v);  // 1: return e = W_e[:, v]
+}
+
+// Algorithm 2: the vector of 0-based position t (the paper's ℓ = t + 1).
+template <class T, class E, class P>
+constexpr vec_view<const T, E> embed_position(const positional_embedding<T, E, P>& p,
+                                              std::size_t t) noexcept {
+    TYPEFORMER_CHECK(t < P::size, "embed_position: position >= l_max");
+    return p.W_p.col(t);  // 1: return e_p = W_p[:, ℓ]
+}
+
+// ---- a sequence: X[:, t] = W_e[:, x[t]] (+ W_p[:, first_position + t]) ----
+// first_position > 0 embeds a continuation at its absolute positions (incremental decoding).
+
+// Token embedding only: X[:, t] = W_e[:, x[t]].
+template <class T, class E, class V, class Xt>
+    requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
+             same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
+void embed(const token_embedding<T, E, V>& te, std::span<const token> x, Xt&& X) noexcept {
+    const auto Xv = as_view(X);  // (d_e, C)
+    detail::check_sequence<V, detail::cols_of<Xt>>(x, Xv.cols());
+    for (std::size_t t = 0; t < x.size(); ++t) copy(te.W_e.col(x[t]), Xv.col(t));  // W_e[:, x[t]]
+}
+
+// Algorithms 8–10, line 2: e_t ← W_e[:, x[t]] + W_p[:, t], X ← [e_1, …, e_ℓ].
+template <class T, class E, class V, class P, class Xt>
+    requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
+             same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
+void embed(const token_embedding<T, E, V>& te, const positional_embedding<T, E, P>& pe,
+           std::span<const token> x, Xt&& X, std::size_t first_position = 0) noexcept {
+    const auto Xv = as_view(X);  // (d_e, C)
+    embed(te, x, Xv);
+    const auto Wp = detail::positions<detail::cols_of<Xt>>(pe.W_p, first_position, x.size());
+    axpy(T(1), Wp, Xv);  // + W_p[:, t]
+}
+
+// The same with §5's sinusoidal W_p (see the top of this file for the index mapping).
+template <class T, class E, class V, class P, class Xt>
+    requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
+             same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
+void embed(const token_embedding<T, E, V>& te, const sinusoidal_embedding<E, P>& pe,
+           std::span<const token> x, Xt&& X, std::size_t first_position = 0) noexcept {
+    const auto Xv = as_view(X);  // (d_e, C)
+    embed(te, x, Xv);
+    for (std::size_t t = 0; t < x.size(); ++t)
+        for (std::size_t r = 0; r < E::size; ++r)
+            Xv(r, t) += static_cast<T>(pe.value(r, first_position + t));  // + W_p[:, t]
+}
+
+// ---- backward (accumulates) ----
+
+// dW_e[:, x[t]] += dX[:, t]   (a token that occurs twice receives both columns)
+template <class T, class E, class V, class DXt>
+    requires matrix_operand<DXt> && rows_are<detail::rows_of<DXt>, E> &&
+             same_value_type<detail::value_of<DXt>, T>
+void embed_backward(const token_embedding<T, E, V>&, std::span<const token> x, const DXt& dX,
+                    token_embedding<T, E, V>& te_grads) noexcept {
+    const auto dXv = as_view(dX);  // (d_e, C)
+    detail::check_sequence<V, detail::cols_of<DXt>>(x, dXv.cols());
+    for (std::size_t t = 0; t < x.size(); ++t) axpy(T(1), dXv.col(t), te_grads.W_e.col(x[t]));
+}
+
+// dW_e[:, x[t]] += dX[:, t],  dW_p[:, first_position + t] += dX[:, t]
+template <class T, class E, class V, class P, class DXt>
+    requires matrix_operand<DXt> && rows_are<detail::rows_of<DXt>, E> &&
+             same_value_type<detail::value_of<DXt>, T>
+void embed_backward(const token_embedding<T, E, V>& te, const positional_embedding<T, E, P>&,
+                    std::span<const token> x, const DXt& dX, token_embedding<T, E, V>& te_grads,
+                    positional_embedding<T, E, P>& pe_grads,
+                    std::size_t first_position = 0) noexcept {
+    const auto dXv = as_view(dX);  // (d_e, C)
+    embed_backward(te, x, dXv, te_grads);
+    const auto dWp =
+        detail::positions<detail::cols_of<DXt>>(pe_grads.W_p, first_position, x.size());
+    axpy(T(1), dXv, dWp);
+}
+
+// Sinusoidal: only W_e has a gradient. pe_grads (the same empty type) keeps the call the same
+// shape as the learned one, so a model's backward need not know which it holds.
+template <class T, class E, class V, class P, class DXt>
+    requires matrix_operand<DXt> && rows_are<detail::rows_of<DXt>, E> &&
+             same_value_type<detail::value_of<DXt>, T>
+void embed_backward(const token_embedding<T, E, V>& te, const sinusoidal_embedding<E, P>&,
+                    std::span<const token> x, const DXt& dX, token_embedding<T, E, V>& te_grads,
+                    sinusoidal_embedding<E, P>& /*pe_grads*/,
+                    std::size_t /*first_position*/ = 0) noexcept {
+    embed_backward(te, x, dX, te_grads);
+}
+
+}  // namespace typeformer::nn
+
+namespace typeformer {
+using nn::positional_embedding;
+using nn::sinusoidal_embedding;
+using nn::token_embedding;
+}  // namespace typeformer

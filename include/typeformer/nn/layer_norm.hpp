@@ -1,0 +1,111 @@
+// Algorithm 6: layer normalisation, and RMSnorm (the same with m = β = 0), over each column.
+//
+//   X, Y, dY, dX   (D, C)   D the normalised dimension (d_e, or d_f after Algorithm 9's W_f);
+//                           C a sequence length such as l_x<256>
+//   gamma, beta    (D)      element-wise scale and offset
+//   cache<C>       mean, rstd (C): per column m_t and 1/sqrt(v_t + ε), what backward needs
+//
+//   layer_norm:  Y[:, t] = (X[:, t] − m_t) / sqrt(v_t + ε) ⊙ γ + β   (population variance v_t)
+//   rms_norm:    Y[:, t] = X[:, t] / sqrt(mean(X[:, t]²) + ε) ⊙ γ
+//
+// ε is a hyperparameter the caller passes (the models default it to 1e-5); ε = 0 is exactly the
+// paper's Algorithm 6. Backward accumulates (+=) into dX and the parameter gradients.
+#pragma once
+
+#include <boost/hana/define_struct.hpp>
+#include <type_traits>
+
+#include "../kernels.hpp"
+#include "../tensor.hpp"
+#include "operands.hpp"
+
+namespace typeformer::nn {
+
+template <class T, fixed_dimension D>
+struct layer_norm {
+    using gamma_type = vec<T, D>;  // (D); Hana's macro cannot take the comma
+    BOOST_HANA_DEFINE_STRUCT(layer_norm, (gamma_type, gamma), (gamma_type, beta));
+
+    template <dimension C>
+    struct cache {
+        vec<T, C> mean;  // (C) m_t
+        vec<T, C> rstd;  // (C) 1/sqrt(v_t + ε)
+    };
+};
+
+template <class T, fixed_dimension D>
+struct rms_norm {
+    using gamma_type = vec<T, D>;  // (D)
+    BOOST_HANA_DEFINE_STRUCT(rms_norm, (gamma_type, gamma));
+
+    template <dimension C>
+    struct cache {
+        vec<T, C> rstd;  // (C) 1/sqrt(mean(x²) + ε)
+    };
+};
+
+// Algorithm 6 for every column t of X (Y may be X).
+template <class T, class D, class Xt, class Yt>
+    requires matrix_operand<Xt> && matrix_operand<Yt> && rows_are<detail::rows_of<Xt>, D> &&
+             rows_are<detail::rows_of<Yt>, D> &&
+             same_columns<detail::cols_of<Yt>, detail::cols_of<Xt>> &&
+             same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Yt>, T> &&
+             writable<detail::element_of<Yt>>
+void forward(const layer_norm<T, D>& p, const Xt& X, Yt&& Y,
+             typename layer_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
+             std::type_identity_t<T> eps) noexcept {
+    const auto Xv = as_view(X);  // (D, C)
+    detail::set_length(c.mean, Xv.cols());
+    detail::set_length(c.rstd, Xv.cols());
+    // 1: m ← Σ_i e[i]/d_e   2: v ← Σ_i (e[i] − m)²/d_e   3: ê = (e − m)/sqrt(v + ε) ⊙ γ + β
+    ::typeformer::layer_norm(Xv, p.gamma, p.beta, eps, Y, c.mean, c.rstd);
+}
+
+// dX, dgamma, dbeta += the gradient of Algorithm 6 (X is the forward's input).
+template <class T, class D, class Xt, class DYt, class DXt>
+    requires matrix_operand<Xt> && matrix_operand<DYt> && matrix_operand<DXt> &&
+             rows_are<detail::rows_of<Xt>, D> && rows_are<detail::rows_of<DYt>, D> &&
+             rows_are<detail::rows_of<DXt>, D> &&
+             same_columns<detail::cols_of<DYt>, detail::cols_of<Xt>> &&
+             same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
+             same_value_type<detail::value_of<Xt>, T> &&
+             same_value_type<detail::value_of<DYt>, T> &&
+             same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
+void backward(const layer_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX,
+              layer_norm<T, D>& grads,
+              const typename layer_norm<T, D>::template cache<detail::cols_of<Xt>>& c) noexcept {
+    ::typeformer::layer_norm_backward(dY, X, p.gamma, c.mean, c.rstd, dX, grads.gamma, grads.beta);
+}
+
+// RMSnorm for every column t of X (Y may be X).
+template <class T, class D, class Xt, class Yt>
+    requires matrix_operand<Xt> && matrix_operand<Yt> && rows_are<detail::rows_of<Xt>, D> &&
+             rows_are<detail::rows_of<Yt>, D> &&
+             same_columns<detail::cols_of<Yt>, detail::cols_of<Xt>> &&
+             same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Yt>, T> &&
+             writable<detail::element_of<Yt>>
+void forward(const rms_norm<T, D>& p, const Xt& X, Yt&& Y,
+             typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
+             std::type_identity_t<T> eps) noexcept {
+    const auto Xv = as_view(X);  // (D, C)
+    detail::set_length(c.rstd, Xv.cols());
+    // Algorithm 6 with m = β = 0: ê = e / sqrt(Σ_i e[i]²/d_e + ε) ⊙ γ
+    ::typeformer::rms_norm(Xv, p.gamma, eps, Y, c.rstd);
+}
+
+// dX, dgamma += the gradient of RMSnorm (X is the forward's input).
+template <class T, class D, class Xt, class DYt, class DXt>
+    requires matrix_operand<Xt> && matrix_operand<DYt> && matrix_operand<DXt> &&
+             rows_are<detail::rows_of<Xt>, D> && rows_are<detail::rows_of<DYt>, D> &&
+             rows_are<detail::rows_of<DXt>, D> &&
+             same_columns<detail::cols_of<DYt>, detail::cols_of<Xt>> &&
+             same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
+             same_value_type<detail::value_of<Xt>, T> &&
+             same_value_type<detail::value_of<DYt>, T> &&
+             same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
+void backward(const rms_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX, rms_norm<T, D>& grads,
+              const typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c) noexcept {
+    ::typeformer::rms_norm_backward(dY, X, p.gamma, c.rstd, dX, grads.gamma);
+}
+
+}  // namespace typeformer::nn

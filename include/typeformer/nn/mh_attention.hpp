@@ -1,0 +1,182 @@
+// Algorithm 5: Ṽ ← MHAttention(X, Z | W, Mask), H heads of Algorithm 4 and an output projection.
+//
+//   X    (d_x, l_x)            Z (d_z, l_z)           (self-attention: Z = X, the same tensor)
+//   W_q  (H·d_attn, d_x)       b_q (H·d_attn)         Q = [Q^1; …; Q^H]  (H·d_attn, l_x)
+//   W_k  (H·d_attn, d_z)       b_k (H·d_attn)         K = [K^1; …; K^H]  (H·d_attn, l_z)
+//   W_v  (H·d_mid, d_z)        b_v (H·d_mid)          V = [V^1; …; V^H]  (H·d_mid, l_z)
+//   A^h = softmax(K^hᵀQ^h/√d_attn)  (l_z, l_x)        Y = [Y^1; …; Y^H]  (H·d_mid, l_x)
+//   W_o  (d_out, H·d_mid)      b_o (d_out)            Ṽ (d_out, l_x)
+//
+// H·d is prod<H, d>: head h is rows [h·d, (h+1)·d), so the paper's W_q^h is head(W_q, h) and the
+// per-head projections of Algorithm 4's lines 1–3 are ONE product for all heads. Each head then
+// runs Algorithm 4's lines 4–6 (nn/attention.hpp's detail core) on the views head(Q, h),
+// head(K, h), head(V, h) and writes head(Y, h): line 3's vertical stacking costs nothing.
+//
+// Incremental decoding (a KV cache) can reuse this layout: K and V keep one column per position,
+// so a step projects one new column of X, appends its k, v columns, and runs the core per head on
+// that one query column against K, V's first columns with mask_unidirectional{offset = position}.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <boost/hana/define_struct.hpp>
+
+#include "../kernels.hpp"
+#include "../tensor.hpp"
+#include "attention.hpp"
+#include "operands.hpp"
+
+namespace typeformer::nn {
+
+// The parameters W of Algorithm 5; Heads is the dimension H<n>. d_attn, d_mid, d_out are
+// independent of each other and of d_x / H.
+template <class T, fixed_dimension Dx, fixed_dimension Dz, fixed_dimension Dattn,
+          fixed_dimension Dmid, fixed_dimension Dout, fixed_dimension Heads>
+struct MHAttention {
+    using value_type = T;
+    using x_dim = Dx;
+    using z_dim = Dz;
+    using attn_dim = Dattn;
+    using mid_dim = Dmid;
+    using out_dim = Dout;
+    using heads_dim = Heads;
+    using qk_dim = prod<Heads, Dattn>;  // H·d_attn, head-major
+    using v_dim = prod<Heads, Dmid>;    // H·d_mid, head-major
+    static constexpr std::size_t n_heads = Heads::size;
+
+    using W_q_type = mat<T, qk_dim, Dx>;  // Hana's macro cannot take commas
+    using b_q_type = vec<T, qk_dim>;
+    using W_k_type = mat<T, qk_dim, Dz>;
+    using b_k_type = vec<T, qk_dim>;
+    using W_v_type = mat<T, v_dim, Dz>;
+    using b_v_type = vec<T, v_dim>;
+    using W_o_type = mat<T, Dout, v_dim>;
+    using b_o_type = vec<T, Dout>;
+    BOOST_HANA_DEFINE_STRUCT(MHAttention, (W_q_type, W_q), (b_q_type, b_q), (W_k_type, W_k),
+                             (b_k_type, b_k), (W_v_type, W_v), (b_v_type, b_v), (W_o_type, W_o),
+                             (b_o_type, b_o));
+
+    // What backward needs besides the inputs X, Z; sized at the lengths' capacities.
+    template <dimension Lx, dimension Lz>
+    struct cache {
+        mat<T, qk_dim, Lx> Q;                       // Alg. 4 line 1, all heads     (H·d_attn, l_x)
+        mat<T, qk_dim, Lz> K;                       // Alg. 4 line 2, all heads     (H·d_attn, l_z)
+        mat<T, v_dim, Lz> V;                        // Alg. 4 line 3, all heads     (H·d_mid, l_z)
+        std::array<mat<T, Lz, Lx>, Heads::size> A;  // A^h = softmax(S^h/√d_attn), masked → 0
+        mat<T, v_dim, Lx> Y;  // 3: [Y^1; …; Y^H]             (H·d_mid, l_x)
+    };
+    // Backward's working memory; its contents mean nothing between calls, so one scratch can
+    // serve every layer of a model. dA, dS serve one head at a time.
+    template <dimension Lx, dimension Lz>
+    struct scratch {
+        mat<T, v_dim, Lx> dY;
+        mat<T, qk_dim, Lx> dQ;
+        mat<T, qk_dim, Lz> dK;
+        mat<T, v_dim, Lz> dV;
+        mat<T, Lz, Lx> dA, dS;
+    };
+};
+
+// Algorithm 5. Ṽ's run-time extent (l_x columns) is set by the caller; self-attention passes
+// the same tensor as X and Z.
+template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
+          class ZM, softmax_mask Mask, class VM>
+    requires matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<VM> &&
+        rows_are<detail::rows_of<XM>, Dx> && rows_are<detail::rows_of<ZM>, Dz> &&
+        rows_are<detail::rows_of<VM>, Dout> &&
+        same_columns<detail::cols_of<VM>, detail::cols_of<XM>> &&
+        same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
+        same_value_type<detail::value_of<VM>, T> && writable<detail::element_of<VM>>
+void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X, const ZM& Z,
+             Mask mask, VM&& Vt,
+             typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
+                 detail::cols_of<XM>, detail::cols_of<ZM>>& c) noexcept {
+    using detail::attention_cview;
+    const auto Xv = as_view(X);
+    const auto Zv = as_view(Z);
+    const std::size_t l_x = Xv.cols(), l_z = Zv.cols();
+    TYPEFORMER_CHECK(as_view(Vt).cols() == l_x, "MHAttention: Ṽ must have X's number of columns");
+    detail::attention_resize(c.Q, Heads::size * Dattn::size, l_x);
+    detail::attention_resize(c.K, Heads::size * Dattn::size, l_z);
+    detail::attention_resize(c.V, Heads::size * Dmid::size, l_z);
+    detail::attention_resize(c.Y, Heads::size * Dmid::size, l_x);
+    for (auto& A : c.A)
+        detail::attention_resize(A, l_z, l_x);
+
+    // 2, Alg. 4 lines 1–3 for every head at once: Q^h ← W_q^h X + b_q^h 1ᵀ is head(Q, h), …
+    matmul(p.W_q, Xv, c.Q);  // Q ← W_q X + b_q 1ᵀ                               (H·d_attn, l_x)
+    add_bias(c.Q, p.b_q);
+    matmul(p.W_k, Zv, c.K);  // K ← W_k Z + b_k 1ᵀ                               (H·d_attn, l_z)
+    add_bias(c.K, p.b_k);
+    matmul(p.W_v, Zv, c.V);  // V ← W_v Z + b_v 1ᵀ                               (H·d_mid, l_z)
+    add_bias(c.V, p.b_v);
+    for (std::size_t h = 0; h < Heads::size; ++h)  // 1: for h ∈ [H]
+        // 2: Y^h ← Attention(X, Z | W_qkv^h, Mask), lines 4–6;  3: Y^h is a block of Y
+        detail::attention_core_forward(head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
+                                       head(attention_cview(c.V), h), mask, as_view(c.A[h]),
+                                       head(c.Y, h));
+    matmul(p.W_o, c.Y, Vt);  // 4: Ṽ ← W_o Y + b_o 1ᵀ                            (d_out, l_x)
+    add_bias(Vt, p.b_o);
+}
+
+// Backward of Algorithm 5: ACCUMULATES (+=) into dX, dZ and grads. Self-attention passes the
+// same tensor as X and Z and the same buffer as dX and dZ. `mask` is the forward's; its zeros are
+// already in the cached A^h, so it only documents the call.
+template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
+          class ZM, softmax_mask Mask, class DVM, class DXM, class DZM>
+    requires matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<DVM> &&
+        matrix_operand<DXM> && matrix_operand<DZM> && rows_are<detail::rows_of<XM>, Dx> &&
+        rows_are<detail::rows_of<ZM>, Dz> && rows_are<detail::rows_of<DVM>, Dout> &&
+        rows_are<detail::rows_of<DXM>, Dx> && rows_are<detail::rows_of<DZM>, Dz> &&
+        same_columns<detail::cols_of<DVM>, detail::cols_of<XM>> &&
+        same_columns<detail::cols_of<DXM>, detail::cols_of<XM>> &&
+        same_columns<detail::cols_of<DZM>, detail::cols_of<ZM>> &&
+        same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
+        same_value_type<detail::value_of<DVM>, T> && same_value_type<detail::value_of<DXM>, T> &&
+        same_value_type<detail::value_of<DZM>, T> && writable<detail::element_of<DXM>> &&
+        writable<detail::element_of<DZM>>
+void backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X, const ZM& Z,
+              [[maybe_unused]] Mask mask, const DVM& dVt, DXM&& dX, DZM&& dZ,
+              MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& grads,
+              const typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
+                  detail::cols_of<XM>, detail::cols_of<ZM>>& c,
+              typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template scratch<
+                  detail::cols_of<XM>, detail::cols_of<ZM>>& s) noexcept {
+    using detail::attention_cview;
+    const auto Xv = as_view(X);
+    const auto Zv = as_view(Z);
+    const std::size_t l_x = Xv.cols(), l_z = Zv.cols();
+    TYPEFORMER_CHECK(c.Q.cols() == l_x && c.K.cols() == l_z,
+                     "MHAttention backward: X, Z are not the forward's lengths");
+    detail::attention_resize(s.dY, Heads::size * Dmid::size, l_x);
+    detail::attention_resize(s.dQ, Heads::size * Dattn::size, l_x);
+    detail::attention_resize(s.dK, Heads::size * Dattn::size, l_z);
+    detail::attention_resize(s.dV, Heads::size * Dmid::size, l_z);
+    detail::attention_resize(s.dA, l_z, l_x);
+    detail::attention_resize(s.dS, l_z, l_x);
+
+    matmul_add(dVt, transpose(c.Y), grads.W_o);  // 4: dW_o += dṼ Yᵀ
+    add_bias_grad(dVt, grads.b_o);               // 4: db_o += dṼ 1
+    matmul(transpose(p.W_o), dVt, s.dY);  // 4: dY = W_oᵀ dṼ               (H·d_mid, l_x)
+    for (std::size_t h = 0; h < Heads::size; ++h)  // 3–1: dY^h = head(dY, h) → dQ^h, dK^h, dV^h
+        detail::attention_core_backward(
+            head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
+            head(attention_cview(c.V), h), attention_cview(c.A[h]), head(attention_cview(s.dY), h),
+            head(s.dQ, h), head(s.dK, h), head(s.dV, h), as_view(s.dA), as_view(s.dS));
+
+    // 2, Alg. 4 lines 3–1 for every head at once
+    matmul_add(s.dV, transpose(Zv), grads.W_v);  // dW_v += dV Zᵀ
+    add_bias_grad(s.dV, grads.b_v);              // db_v += dV 1
+    matmul_add(transpose(p.W_v), s.dV, dZ);      // dZ += W_vᵀ dV
+    matmul_add(s.dK, transpose(Zv), grads.W_k);  // dW_k += dK Zᵀ
+    add_bias_grad(s.dK, grads.b_k);              // db_k += dK 1
+    matmul_add(transpose(p.W_k), s.dK, dZ);      // dZ += W_kᵀ dK
+    matmul_add(s.dQ, transpose(Xv), grads.W_q);  // dW_q += dQ Xᵀ
+    add_bias_grad(s.dQ, grads.b_q);              // db_q += dQ 1
+    matmul_add(transpose(p.W_q), s.dQ, dX);      // dX += W_qᵀ dQ
+}
+
+}  // namespace typeformer::nn

@@ -1,0 +1,97 @@
+// The position-wise MLP of Algorithms 8–10 (lines 7/18, 7, 9):
+//     Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ
+// without the residual add (X + Y is the model's job).
+//
+//   X, Y, dX, dY   (d_e, C)     C a sequence length such as l_x<256>
+//   W_1 (d_mlp, d_e)  b_1 (d_mlp)  W_2 (d_e, d_mlp)  b_2 (d_e)     the paper's W_mlp1, b_mlp1, W_mlp2, b_mlp2
+//   cache<C>       pre (d_mlp, C) = W_1 X + b_1 1ᵀ      act (d_mlp, C) = Act(pre)
+//
+// Act is an activation type from nn/activation.hpp: relu (Algorithm 8), gelu (9, 10), gelu_tanh.
+//
+// Backward accumulates (+=) into dX and the gradients, and uses the cache's `act` as its
+// workspace (it holds dAct, then d pre, afterwards): no allocation, but one backward per
+// forward. `pre` is left intact.
+#pragma once
+
+#include <boost/hana/define_struct.hpp>
+#include <cstddef>
+#include <type_traits>
+
+#include "../kernels.hpp"
+#include "../tensor.hpp"
+#include "activation.hpp"
+#include "operands.hpp"
+
+namespace typeformer::nn {
+
+template <class T, fixed_dimension E, fixed_dimension M, activation Act>
+struct mlp {
+    using activation_type = Act;
+    using W_1_type = mat<T, M, E>;  // (d_mlp, d_e)
+    using b_1_type = vec<T, M>;     // (d_mlp)
+    using W_2_type = mat<T, E, M>;  // (d_e, d_mlp)
+    using b_2_type = vec<T, E>;     // (d_e)
+    BOOST_HANA_DEFINE_STRUCT(mlp, (W_1_type, W_1), (b_1_type, b_1), (W_2_type, W_2),
+                             (b_2_type, b_2));
+
+    template <dimension C>
+    struct cache {
+        mat<T, M, C> pre;  // (d_mlp, C) W_1 X + b_1 1ᵀ; backward needs Act′(pre)
+        mat<T, M, C> act;  // (d_mlp, C) Act(pre); backward's workspace afterwards
+    };
+};
+
+// Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ
+template <class T, class E, class M, class Act, class Xt, class Yt>
+    requires matrix_operand<Xt> && matrix_operand<Yt> && rows_are<detail::rows_of<Xt>, E> &&
+             rows_are<detail::rows_of<Yt>, E> &&
+             same_columns<detail::cols_of<Yt>, detail::cols_of<Xt>> &&
+             same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Yt>, T> &&
+             writable<detail::element_of<Yt>>
+void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
+             typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
+    const auto Xv = as_view(X);  // (d_e, C)
+    detail::set_length(c.pre, Xv.cols());
+    detail::set_length(c.act, Xv.cols());
+    matmul(p.W_1, Xv, c.pre);      // W_1 X
+    add_bias(c.pre, p.b_1);        //   + b_1 1ᵀ
+    Act::forward(c.pre, c.act);    // Act(·)
+    matmul(p.W_2, c.act, Y);       // W_2 ·
+    add_bias(Y, p.b_2);            //   + b_2 1ᵀ
+}
+
+// dX, dW_1, db_1, dW_2, db_2 += the gradient of the MLP (X is the forward's input).
+// Overwrites c.act (see the top of this file).
+template <class T, class E, class M, class Act, class Xt, class DYt, class DXt>
+    requires matrix_operand<Xt> && matrix_operand<DYt> && matrix_operand<DXt> &&
+             rows_are<detail::rows_of<Xt>, E> && rows_are<detail::rows_of<DYt>, E> &&
+             rows_are<detail::rows_of<DXt>, E> &&
+             same_columns<detail::cols_of<DYt>, detail::cols_of<Xt>> &&
+             same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
+             same_value_type<detail::value_of<Xt>, T> &&
+             same_value_type<detail::value_of<DYt>, T> &&
+             same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
+void backward(const mlp<T, E, M, Act>& p, const Xt& X, const DYt& dY, DXt&& dX,
+              mlp<T, E, M, Act>& grads,
+              typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
+    const auto Xv = as_view(X);  // (d_e, C)
+    TYPEFORMER_CHECK(c.act.cols() == Xv.cols(), "mlp backward: the cache is not from this X");
+    add_bias_grad(dY, grads.b_2);                   // db_2 += dY 1
+    matmul_add(dY, transpose(c.act), grads.W_2);    // dW_2 += dY · Actᵀ
+    matmul(transpose(p.W_2), dY, c.act);            // dAct = W_2ᵀ dY   (into the workspace)
+    vec<T, M> d_pre;                                // (d_mlp) one column of d pre
+    for (std::size_t t = 0; t < Xv.cols(); ++t) {   // d pre = dAct ⊙ Act′(pre)
+        fill(d_pre, T(0));
+        Act::backward(c.pre.col(t), c.act.col(t), d_pre);
+        copy(d_pre, c.act.col(t));
+    }
+    add_bias_grad(c.act, grads.b_1);                // db_1 += d pre 1
+    matmul_add(c.act, transpose(Xv), grads.W_1);    // dW_1 += d pre · Xᵀ
+    matmul_add(transpose(p.W_1), c.act, dX);        // dX += W_1ᵀ d pre
+}
+
+}  // namespace typeformer::nn
+
+namespace typeformer {
+using nn::mlp;
+}  // namespace typeformer

@@ -1,0 +1,53 @@
+// What the nn blocks require of their tensor arguments.
+//
+// A block's forward/backward take owning tensors or views (mat, mat_view, const or not) as
+// generic parameters and check them here, one constraint deep, so a mis-shaped call fails at
+// the block with the two dimensions printed (`is_same_v<XRows, D> [with XRows = d_mlp<37>;
+// D = d_e<19>]`), not inside a kernel. The extents are checked at run time by the kernels.
+//
+//   rows_are<rows_of<X>, D>        X has D rows (the block's d_e, d_mlp, N_V, ...)
+//   same_columns<cols_of<Y>, cols_of<X>>   Y and X run over the same sequence dimension
+//   plus the kernels' same_value_type<...> and writable<...> (kernels/common.hpp)
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "../kernels.hpp"
+
+namespace typeformer::nn {
+
+namespace detail {
+using kernels::detail::cols_of;
+using kernels::detail::element_of;
+using kernels::detail::rows_of;
+using kernels::detail::value_of;
+
+// A cache's per-column tensor (vec over C, or mat with columns C) takes the forward's length n;
+// nothing to do when C is a fixed dimension.
+template <class X>
+constexpr void set_length(X& x, std::size_t n) noexcept {
+    (void)x;
+    (void)n;
+    if constexpr (matrix<X>) {
+        if constexpr (bounded_dimension<typename X::cols_dim>) x.resize_cols(n);
+    } else {
+        if constexpr (bounded_dimension<typename X::dim_type>) x.resize(n);
+    }
+}
+}  // namespace detail
+
+// X's row dimension is the block's D.
+template <class XRows, class D>
+concept rows_are = std::is_same_v<XRows, D>;
+
+// Two matrices of a block run over the same column (sequence) dimension, e.g. l_x<256>.
+template <class YCols, class XCols>
+concept same_columns = std::is_same_v<YCols, XCols>;
+
+// A matrix, its view or a const one (not a vector, not transpose(M)).
+template <class X>
+concept matrix_operand =
+    matrix<std::remove_cvref_t<X>> && !kernels::detail::is_transposed_v<std::remove_cvref_t<X>>;
+
+}  // namespace typeformer::nn

@@ -1,0 +1,14 @@
+// Mistake: a single query q ← W_q·e with e a token embedding over d_e instead of d_in.
+// Algorithm 3, line 1: q ← W_q e + b_q with W_q ∈ R^{d_attn × d_in}, e ∈ R^{d_in}.
+// expect: d_in<8>, d_e<12>, inner_dims_match
+// first-error: matvec, d_in<8>, d_e<12>
+// max-lines: 20
+#include <typeformer/kernels.hpp>
+
+using namespace typeformer;
+
+void query(const mat<float, d_attn<16>, d_in<8>>& W_q,  // (d_attn, d_in)
+           const vec<float, d_e<12>>& e,                 // (d_e): should be (d_in)
+           vec<float, d_attn<16>>& q) {                  // (d_attn)
+    matvec(W_q, e, q);  // error here
+}

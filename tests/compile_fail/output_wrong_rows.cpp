@@ -1,0 +1,14 @@
+// Mistake: the result of W_q·X (d_attn, l_x) written into a (d_e, l_x) matrix.
+// The product's shape is fixed by its operands: C ← A·B needs C's rows to be A's rows.
+// expect: d_e<8>, d_attn<16>, result_rows_match
+// first-error: matmul, d_e<8>, d_attn<16>
+// max-lines: 20
+#include <typeformer/kernels.hpp>
+
+using namespace typeformer;
+
+void queries(const mat<float, d_attn<16>, d_x<8>>& W_q,  // (d_attn, d_x)
+             const mat<float, d_x<8>, l_x<4>>& X,        // (d_x, l_x)
+             mat<float, d_e<8>, l_x<4>>& Q) {            // (d_e, l_x): should be (d_attn, l_x)
+    matmul(W_q, X, Q);  // error here
+}

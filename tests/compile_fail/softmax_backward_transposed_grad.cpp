@@ -1,0 +1,15 @@
+// Mistake: the gradient of the attention weights passed transposed to softmax's backward.
+// A = softmax(S) is (l_z, l_x) (one column per query position); dA must have A's shape,
+// here it is (l_x, l_z).
+// expect: l_z<8>, l_x<4>, same_shape
+// first-error: softmax_columns_backward, l_z<8>, l_x<4>
+// max-lines: 20
+#include <typeformer/kernels.hpp>
+
+using namespace typeformer;
+
+void scores_backward(const mat<float, l_z<8>, l_x<4>>& A,   // (l_z, l_x)
+                     const mat<float, l_x<4>, l_z<8>>& dA,  // (l_x, l_z): transposed
+                     mat<float, l_z<8>, l_x<4>>& dS) {      // (l_z, l_x)
+    softmax_columns_backward(A, dA, 0.25f, dS);  // error here
+}
