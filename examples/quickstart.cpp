@@ -21,6 +21,7 @@ int main() {
     const auto& attn = model->layers[0].attn;  // MHAttention: W_q is (H·d_attn, d_e)
     tf::mat<float, tf::d_e<32>, tf::l_x<32>> X;
     tf::mat<float, tf::prod<tf::H<2>, tf::d_attn<16>>, tf::l_x<32>> Q;
+    X.resize_cols(3), Q.resize_cols(3);        // l_x: capacity 32, three tokens now
     tf::matmul(attn.W_q, X, Q);                // Q ← W_q X, all heads at once
     // tf::matmul(attn.W_v, X, Q);             ❌ H·d_mid is not H·d_attn: d_mid<16> vs d_attn<16>
     std::printf("P(x[1] = 2 | x[0] = 1) = %.4f, footprint %zu bytes\n", P(2, 0),

@@ -6,7 +6,7 @@
 // compiler prints either exactly as written here.
 //
 //   fixed dim      d_e<384>          size known at compile time
-//   bounded length l_x<256>          capacity 256, extent chosen at run time (≤ 256)
+//   bounded length l_x<256>          capacity 256, extent set at run time (0 until resized)
 //   product        prod<H<6>, d_mid<64>>   the paper's H·d_mid, heads outermost
 //
 // New dimensions are declared with TYPEFORMER_DIM(name) or
@@ -119,7 +119,7 @@ struct extent {
 };
 template <bounded_dimension D, int Role>
 struct extent<D, Role> {
-    std::size_t n = D::capacity;
+    std::size_t n = 0;  // empty until sized, like Eigen's dynamic matrices; zero-initialised, so .bss
     constexpr std::size_t value() const noexcept { return n; }
     constexpr void set(std::size_t v) noexcept { n = v; }
 };

@@ -1,6 +1,6 @@
 // Vectors and matrices over named dimensions.
 //
-//   vec<T, D>          owning, |D| entries (a bounded D: capacity entries, run-time extent)
+//   vec<T, D>          owning, |D| entries (a bounded D: storage for its capacity, extent 0 until resized)
 //   mat<T, R, C>       owning, column-major: column j is the contiguous run
 //                      data()[j·ld, j·ld + rows()), so X[:, t] is one SIMD-friendly load
 //   vec_view, mat_view non-owning; `const T` for read-only; a mat_view carries a leading

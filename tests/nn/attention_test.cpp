@@ -270,8 +270,10 @@ TEST(SingleQueryAttention, EqualsTheColumnOfAlgorithm4) {
     randomize_params(p, rng);
     constexpr std::size_t l = 11;
     mat<double, Din, Lx> X;
+    X.resize_cols(l);
     randomize(X, rng);
     mat<double, Do, Lx> Vt;
+    Vt.resize_cols(l);
     sqa<double>::cache<Lx, Lx> c4;
     sqa<double>::scratch<Lx, Lx> s4;
     tf::nn::forward(p, X, X, tf::mask_unidirectional{}, Vt, c4);
@@ -287,12 +289,14 @@ TEST(SingleQueryAttention, EqualsTheColumnOfAlgorithm4) {
 
         // backward: Algorithm 4 with dṼ = r in column t only
         mat<double, Do, Lx> dVt;
+        dVt.resize_cols(l);
         vec<double, Do> r;
         randomize(r, rng);
         for (std::size_t i = 0; i < Do::size; ++i)
             dVt(i, t) = r[i];
         sqa<double> g4, g3;
         mat<double, Din, Lx> dX;
+        dX.resize_cols(l);
         tf::nn::backward(p, X, X, tf::mask_unidirectional{}, dVt, dX, dX, g4, c4, s4);
         vec<double, Din> de;
         mat<double, Din, Tc> dE;
@@ -457,9 +461,11 @@ void check_future_is_invisible() {
     randomize_params(*p, rng);
     constexpr std::size_t l = 11;
     mat<T, Dx, Lx> X;
+    X.resize_cols(l);
     randomize(X, rng);
     auto c = std::make_unique<typename P::template cache<Lx, Lx>>();
     mat<T, Do, Lx> before;
+    before.resize_cols(l);
     tf::nn::forward(*p, X, X, tf::mask_unidirectional{}, before, *c);
 
     // probabilities of future positions are exactly 0.0
@@ -484,6 +490,7 @@ void check_future_is_invisible() {
         for (std::size_t i = 0; i < Dx::size; ++i)
             X2(i, k) += T(0.5) + T(i);
         mat<T, Do, Lx> after;
+        after.resize_cols(l);
         tf::nn::forward(*p, X2, X2, tf::mask_unidirectional{}, after, *c);
         for (std::size_t t = 0; t < k; ++t)
             EXPECT_EQ(std::memcmp(&before(0, t), &after(0, t), Do::size * sizeof(T)), 0)

@@ -38,9 +38,9 @@ static_assert(extent<d_e<8>>::value() == 8);
 static_assert(sizeof(extent<l_x<8>>) == sizeof(std::size_t));
 static_assert([] {
     extent<l_x<8>> e;
-    const bool starts_full = e.value() == 8;  // a fresh bounded extent is its capacity
+    const bool starts_empty = e.value() == 0;  // a fresh bounded extent is 0 (zero-initialised: .bss)
     e.set(3);
-    return starts_full && e.value() == 3;
+    return starts_empty && e.value() == 3;
 }());
 
 // ---- products: the paper's H·d_mid, heads outermost, a dimension of its own ----

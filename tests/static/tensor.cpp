@@ -124,10 +124,10 @@ static_assert(can_resize<vec<float, l_x<16>>> && !can_resize<vec<float, d_e<8>>>
 static_assert(X_t::col_capacity == 16 && X_t::row_capacity == 8 && X_t::ld == 8);
 static_assert([] {
     X_t X;
-    const bool starts_at_capacity = X.cols() == 16;
+    const bool starts_empty = X.cols() == 0;  // extent 0 until resized
     X.resize_cols(3);
     auto v = X.view();
-    return starts_at_capacity && X.cols() == 3 && X.rows() == 8 && v.cols() == 3 &&
+    return starts_empty && X.cols() == 3 && X.rows() == 8 && v.cols() == 3 &&
            X.col(2).size() == 8 && v.first_cols(2).cols() == 2;
 }());
 

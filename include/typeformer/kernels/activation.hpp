@@ -37,9 +37,12 @@ concept activation_operands =
     same_value_type<kernels::detail::value_of<X>, kernels::detail::value_of<Y>> &&
     writable<kernels::detail::element_of<Y>>;
 
+// dY is only read (it may be a view of const); dX is written.
 template <class X, class DY, class DX>
 concept activation_backward_operands =
-    activation_operands<X, DY> && activation_operands<X, DX>;
+    same_shape<kernels::detail::shape_of<X>, kernels::detail::shape_of<DY>> &&
+    same_value_type<kernels::detail::value_of<X>, kernels::detail::value_of<DY>> &&
+    activation_operands<X, DX>;
 
 #define TYPEFORMER_KERNELS_ACTIVATION(name)                                                      \
     template <class X, class Y>                                                                   \

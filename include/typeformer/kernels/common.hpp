@@ -1,9 +1,10 @@
 // What the typed kernels check at their boundary, and how they reach raw storage.
 //
 // Every shape rule is a concept over plain types, defined directly with is_same_v so GCC's note
-// is one level deep and prints the two dimensions: `inner_dims_match<ACols, BRows>` fails as
-//   the expression 'is_same_v<ACols, BRows> [with ACols = typeformer::d_e<32>;
-//   BRows = typeformer::d_mid<64>]' evaluated to 'false'
+// is one level deep and prints the two dimensions (`same_shape<XShape, YShape>` fails as
+//   the expression 'is_same_v<XShape, YShape> [with XShape = typeformer::shape<...>; ...]').
+// The matrix-product rules (inner_dims_match, ...) live in gemm.hpp, next to their only user,
+// so a product's diagnostic stays in one file.
 #pragma once
 
 #include <cstddef>
@@ -26,15 +27,6 @@ namespace typeformer {
 
 // ---- shape rules ----
 
-// A·B needs A's column dim to be B's row dim.
-template <class ACols, class BRows>
-concept inner_dims_match = std::is_same_v<ACols, BRows>;
-// C ← A·B needs C's row dim to be A's row dim ...
-template <class CRows, class ARows>
-concept result_rows_match = std::is_same_v<CRows, ARows>;
-// ... and C's column dim to be B's column dim.
-template <class CCols, class BCols>
-concept result_cols_match = std::is_same_v<CCols, BCols>;
 // Elementwise operands: the same dims in the same order (`shape<R, C>` or `shape<D>`).
 template <class XShape, class YShape>
 concept same_shape = std::is_same_v<XShape, YShape>;
@@ -47,10 +39,6 @@ concept vector_matches_cols = std::is_same_v<VDim, Cols>;
 // Operands of one kernel share the scalar type (float with float, double with double).
 template <class T, class U>
 concept same_value_type = std::is_same_v<T, U>;
-// Aᵀ·Bᵀ is not a form the kernels provide; compute (B·A) instead.
-template <class A, class B>
-concept at_most_one_transposed =
-    !(kernels::detail::is_transposed_v<A> && kernels::detail::is_transposed_v<B>);
 // An output must not be a const tensor or a view of const.
 template <class ElementOfOutput>
 concept writable = !std::is_const_v<ElementOfOutput>;

@@ -59,50 +59,69 @@ void matvec_impl(const A& a, const X& x, Y& y, bool accumulate) noexcept {
 
 }  // namespace kernels::detail
 
-// What C ←/+= A·B requires: each rule is named, and the first that fails is the one reported.
+// ---- shape rules of a product, each one is_same_v deep so GCC names both dimensions ----
+
+// A·B needs A's column dim to be B's row dim.
+template <class ACols, class BRows>
+concept inner_dims_match = std::is_same_v<ACols, BRows>;
+// C ← A·B needs C's row dim to be A's row dim ...
+template <class CRows, class ARows>
+concept result_rows_match = std::is_same_v<CRows, ARows>;
+// ... and C's column dim to be B's column dim.
+template <class CCols, class BCols>
+concept result_cols_match = std::is_same_v<CCols, BCols>;
+// Aᵀ·Bᵀ is not a form the kernels provide; compute B·A instead.
+template <class A, class B>
+concept at_most_one_transposed =
+    !(kernels::detail::is_transposed_v<A> && kernels::detail::is_transposed_v<B>);
+
+// What C ←/+= A·B requires besides inner_dims_match (which the products check first, directly,
+// so the commonest mistake is reported one level deep). C is the output's forwarded type.
 template <class A, class B, class C>
-concept matmul_operands =
-    inner_dims_match<typename A::cols_dim, typename B::rows_dim> &&
-    result_rows_match<typename C::rows_dim, typename A::rows_dim> &&
-    result_cols_match<typename C::cols_dim, typename B::cols_dim> &&
+concept matmul_result =
+    result_rows_match<kernels::detail::rows_of<C>, typename A::rows_dim> &&
+    result_cols_match<kernels::detail::cols_of<C>, typename B::cols_dim> &&
     at_most_one_transposed<A, B> &&
     same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<B>> &&
     same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<C>> &&
     writable<kernels::detail::element_of<C>>;
 
-// What y ←/+= A·x requires.
+// What y ←/+= A·x requires besides inner_dims_match. Y is the output's forwarded type.
 template <class A, class X, class Y>
-concept matvec_operands =
-    inner_dims_match<typename A::cols_dim, typename X::dim_type> &&
-    result_rows_match<typename Y::dim_type, typename A::rows_dim> &&
+concept matvec_result =
+    result_rows_match<kernels::detail::dim_of<Y>, typename A::rows_dim> &&
     same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<X>> &&
     same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<Y>> &&
     writable<kernels::detail::element_of<Y>>;
 
 // C ← A·B
 template <class A, class B, class C>
-    requires matmul_operands<A, B, std::remove_reference_t<C>>
+    requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> &&
+             matmul_result<A, B, C>
 void matmul(const A& a, const B& b, C&& c) noexcept {
     kernels::detail::matmul_impl(a, b, c, false);
 }
 
 // C += A·B
 template <class A, class B, class C>
-    requires matmul_operands<A, B, std::remove_reference_t<C>>
+    requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> &&
+             matmul_result<A, B, C>
 void matmul_add(const A& a, const B& b, C&& c) noexcept {
     kernels::detail::matmul_impl(a, b, c, true);
 }
 
 // y ← A·x
 template <class A, class X, class Y>
-    requires matvec_operands<A, X, std::remove_reference_t<Y>>
+    requires inner_dims_match<typename A::cols_dim, typename X::dim_type> &&
+             matvec_result<A, X, Y>
 void matvec(const A& a, const X& x, Y&& y) noexcept {
     kernels::detail::matvec_impl(a, x, y, false);
 }
 
 // y += A·x
 template <class A, class X, class Y>
-    requires matvec_operands<A, X, std::remove_reference_t<Y>>
+    requires inner_dims_match<typename A::cols_dim, typename X::dim_type> &&
+             matvec_result<A, X, Y>
 void matvec_add(const A& a, const X& x, Y&& y) noexcept {
     kernels::detail::matvec_impl(a, x, y, true);
 }

@@ -38,6 +38,7 @@ template <class T, fixed_dimension E, fixed_dimension V>
 struct token_embedding {
     using W_e_type = mat<T, E, V>;  // (d_e, N_V)
     BOOST_HANA_DEFINE_STRUCT(token_embedding, (W_e_type, W_e));
+    static constexpr bool flatten_params = true;  // the file says W_e, as the paper does
 };
 
 // Algorithm 2's parameters (learned).
@@ -45,6 +46,7 @@ template <class T, fixed_dimension E, fixed_dimension P>
 struct positional_embedding {
     using W_p_type = mat<T, E, P>;  // (d_e, l_max)
     BOOST_HANA_DEFINE_STRUCT(positional_embedding, (W_p_type, W_p));
+    static constexpr bool flatten_params = true;  // W_p
 };
 
 // §5's hard-coded positional embedding: a Hana struct with no members, so a model holding it

@@ -28,6 +28,7 @@ template <class T, fixed_dimension V, fixed_dimension E>
 struct unembedding {
     using W_u_type = mat<T, V, E>;  // (N_V, d_e)
     BOOST_HANA_DEFINE_STRUCT(unembedding, (W_u_type, W_u));
+    static constexpr bool flatten_params = true;  // W_u
 };
 
 // W_u = W_eᵀ: no parameter of its own (a Hana struct with no members), so a model holding it

@@ -165,6 +165,13 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
 
 // C(i, j) ←/+= A[:, i]·B[:, j] for contiguous columns (Aᵀ·B with few columns, Aᵀ·x): blocks of
 // 4 dot products share loads; each accumulates in batches and is reduced once at the end.
+// At -O3, once this is inlined next to a fixed-size mat, GCC 12 warns that an iteration count
+// near 2^62 of the k loops would overflow the array: k is a run-time extent checked against the
+// array's size by the typed layer, so that count is unreachable.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
+#endif
 template <class T>
 void gemm_tn_dot(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
                  const T* B, std::size_t ldb, T* C, std::size_t ldc, bool accumulate) noexcept {
@@ -204,8 +211,12 @@ void gemm_tn_dot(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
         }
     }
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
-// y ←/+= A·x: A's columns stream once; 4 batches of y stay in registers while p runs.
+// y ←/+= A·x: A's columns stream once; 4 batches of y stay in registers while p runs, in two
+// sets of accumulators (even and odd p) so the FMA latency is hidden.
 template <class T>
 void gemv_n_impl(std::size_t m, std::size_t k, const T* A, std::size_t lda, const T* x, T* y,
                  bool accumulate) noexcept {
@@ -213,20 +224,32 @@ void gemv_n_impl(std::size_t m, std::size_t k, const T* A, std::size_t lda, cons
     constexpr std::size_t MV = 4;
     std::size_t i = 0;
     for (; i + MV * W <= m; i += MV * W) {
-        batch<T> acc[MV];
+        batch<T> acc0[MV], acc1[MV];
         TYPEFORMER_UNROLL
-        for (std::size_t v = 0; v < MV; ++v) acc[v] = batch<T>(T(0));
-        for (std::size_t p = 0; p < k; ++p) {
-            const batch<T> xp(x[p]);
-            const T* a = A + i + p * lda;
+        for (std::size_t v = 0; v < MV; ++v) acc0[v] = acc1[v] = batch<T>(T(0));
+        std::size_t p = 0;
+        for (; p + 2 <= k; p += 2) {
+            const batch<T> x0(x[p]), x1(x[p + 1]);
+            const T* a0 = A + i + p * lda;
+            const T* a1 = a0 + lda;
+            TYPEFORMER_UNROLL
+            for (std::size_t v = 0; v < MV; ++v) {
+                acc0[v] = xsimd::fma(batch<T>::load_unaligned(a0 + v * W), x0, acc0[v]);
+                acc1[v] = xsimd::fma(batch<T>::load_unaligned(a1 + v * W), x1, acc1[v]);
+            }
+        }
+        if (p < k) {
+            const batch<T> x0(x[p]);
+            const T* a0 = A + i + p * lda;
             TYPEFORMER_UNROLL
             for (std::size_t v = 0; v < MV; ++v)
-                acc[v] = xsimd::fma(batch<T>::load_unaligned(a + v * W), xp, acc[v]);
+                acc0[v] = xsimd::fma(batch<T>::load_unaligned(a0 + v * W), x0, acc0[v]);
         }
         TYPEFORMER_UNROLL
         for (std::size_t v = 0; v < MV; ++v) {
-            if (accumulate) acc[v] += batch<T>::load_unaligned(y + i + v * W);
-            acc[v].store_unaligned(y + i + v * W);
+            batch<T> r = acc0[v] + acc1[v];
+            if (accumulate) r += batch<T>::load_unaligned(y + i + v * W);
+            r.store_unaligned(y + i + v * W);
         }
     }
     for (; i < m; i += W) {
@@ -248,6 +271,8 @@ void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
              std::size_t ldb, T* C, std::size_t ldc, bool accumulate) noexcept {
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
+    else if (n == 1)  // one column: A streams once, nothing to reuse a packed panel for
+        simd_impl::gemv_n_impl(m, k, A, lda, B, C, accumulate);
     else
         simd_impl::gemm_driver(m, n, k, A, 1, lda, B, 1, ldb, C, ldc, accumulate);
 }

@@ -1,0 +1,455 @@
+// The matrix products of every DESIGN.md benchmark configuration, against the peers.
+//
+//   config  N_V    l_max  H   d_e  d_mlp   d_attn = d_mid = d_e/H
+//   tiny    64     32     2   32   128     forward + backward
+//   small   256    128    4   128  512     forward + backward
+//   baby    65     256    6   384  1536    forward + backward
+//   gpt2    50257  1024   12  768  3072    forward (inference) only
+//
+// Every product runs at l = l_max, column-major, in the shapes the model's layers use:
+//   Y ← W·X        (m, l) = (m, k)·(k, l)   forward of a linear map
+//   dX += Wᵀ·G     (k, l) = (m, k)ᵀ·(m, l)  backward, input gradient   (training configs)
+//   dW += G·Xᵀ     (m, k) = (m, l)·(k, l)ᵀ  backward, weight gradient  (training configs)
+// for W_qkv (3·d_e, d_e), W_o (d_e, H·d_mid), W_mlp1 (d_mlp, d_e), W_mlp2 (d_e, d_mlp),
+// W_u (N_V, d_e), plus one head's S ← KᵀQ (l, l) and Ṽ ← V·A (d_mid, l).
+//
+// Implementations, all on the same operands in the same run:
+//   ours         typeformer::matmul / matmul_add (kernels::backend, SIMD unless forced scalar)
+//   scalar       kernels::scalar::gemm_* (tiny and small only)
+//   openblas_1t  cblas_sgemm, same layout and transposes, openblas_set_num_threads(1)
+//   openblas_2t  the same with 2 threads (registered last, so its spinning threads cannot
+//                disturb the single-threaded figures)
+// and peak_fma/<arch>: independent FMA chains in registers, the single-core limit.
+//
+// Counters: FLOPS (2·m·n·k per iteration, as a rate) and pct_peak (FLOPS / the peak measured
+// once at start-up, in %). Single-threaded runs are timed in thread CPU time, openblas_2t in
+// wall-clock time. Before a product's first timing ours is checked against cblas_sgemm (a
+// mismatch is reported as that benchmark's error). bench/report.py turns the JSON output into
+// markdown tables; bench/README.md has the commands and the figures.
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <xsimd/xsimd.hpp>
+
+#include <typeformer/kernels.hpp>
+
+namespace tf = typeformer;
+
+namespace {
+
+// The fused Q, K, V projection's output rows (3·d_e); the model's other dims are the paper's.
+TYPEFORMER_DIM(d_qkv);
+
+// ---------------------------------------------------------------------------------------------
+// Peak FMA rate: Acc independent chains acc ← acc·a + b, each one FMA per step. Acc must cover
+// FMA latency × FMAs issued per cycle (4 × 2 on Zen 4/5 and Skylake-X: 8 already saturates), and
+// fit the register file with the two constants (32 zmm / 16 ymm).
+// ---------------------------------------------------------------------------------------------
+
+// An asm operand constraint for "any vector register".
+#if defined(__x86_64__) || defined(__i386__)
+#define TYPEFORMER_BENCH_VREG "+v"
+#elif defined(__aarch64__)
+#define TYPEFORMER_BENCH_VREG "+w"
+#endif
+
+template <class Arch, int Acc>
+struct fma_chains {
+    using batch = xsimd::batch<float, Arch>;
+    static constexpr int steps = 256;  // per call; all Acc chains advance `steps` times
+    static constexpr double flops_per_call = 2.0 * Acc * steps * batch::size;
+
+    // The fixed point of acc·a + b is b / (1 − a) = 1: no overflow, no denormals. The chains are
+    // locals of one non-inlined call, and the empty asm pins each in a register: otherwise GCC
+    // may keep the array in memory (a load and a store per FMA) and the "peak" comes out 2–3×
+    // low, or it drops the chains whose results are unused.
+    [[gnu::noinline]] static float run() {
+        const batch a(0.999f), b(0.001f);
+        typename batch::register_type r[Acc];
+#pragma GCC unroll 32
+        for (int i = 0; i < Acc; ++i)
+            r[i] = batch(1.0f + 0.01f * static_cast<float>(i));
+        for (int s = 0; s < steps; ++s) {
+#pragma GCC unroll 32
+            for (int i = 0; i < Acc; ++i) {
+                r[i] = xsimd::fma(batch(r[i]), a, b);
+#ifdef TYPEFORMER_BENCH_VREG
+                asm volatile("" : TYPEFORMER_BENCH_VREG(r[i]));
+#endif
+            }
+        }
+        batch t = r[0];
+#pragma GCC unroll 32
+        for (int i = 1; i < Acc; ++i)
+            t += batch(r[i]);
+        return xsimd::hadd(t);
+    }
+};
+
+using peak_default = fma_chains<xsimd::default_arch, 16>;  // avx512bw with -march=native here
+
+// CPU time of this thread: the machine is shared (2 cores, other builds running), and time
+// spent descheduled is not the kernels' time.
+double thread_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Best of a few short timed runs (no Google Benchmark machinery: it runs before Initialize).
+template <class Chains>
+double measure_peak_flops() {
+    double best = 0;
+    float sink = 0;
+    for (int trial = 0; trial < 10; ++trial) {
+        const double t0 = thread_seconds();
+        std::int64_t calls = 0;
+        double elapsed = 0;
+        do {
+            for (int r = 0; r < 1000; ++r)
+                sink += Chains::run();
+            calls += 1000;
+            elapsed = thread_seconds() - t0;
+        } while (elapsed < 0.05);
+        best = std::max(best, static_cast<double>(calls) * Chains::flops_per_call / elapsed);
+    }
+    benchmark::DoNotOptimize(sink);
+    return best;
+}
+
+double g_peak_flops = 0;  // measured once in main, before any benchmark
+
+template <class Chains>
+void bm_peak_fma(benchmark::State& state) {
+    for (auto _ : state)
+        benchmark::DoNotOptimize(Chains::run());
+    state.counters["FLOPS"] =
+        benchmark::Counter(Chains::flops_per_call, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["pct_peak"] = benchmark::Counter(100.0 * Chains::flops_per_call / g_peak_flops,
+                                                    benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One matrix product: the typed call (ours) and the same product on raw storage (scalar, BLAS).
+// ---------------------------------------------------------------------------------------------
+
+enum class form { nn, tn, nt };  // A·B, Aᵀ·B, A·Bᵀ
+
+// C (m, n) ←/+= op(A)·op(B) on column-major storage, exactly what ours computes.
+struct gemm_call {
+    form f;
+    std::size_t m, n, k;
+    const float* A;
+    std::size_t lda;
+    const float* B;
+    std::size_t ldb;
+    float* C;
+    std::size_t ldc;
+    bool accumulate;
+
+    double flops() const {
+        return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+    }
+};
+
+struct problem {
+    virtual ~problem() = default;
+    virtual void ours() = 0;
+    virtual gemm_call call() = 0;
+};
+
+// Owning tensors are aggregates of their storage, so the large ones live on the heap; value
+// initialisation zeroes them, a bounded length (l_x) is sized to its capacity l_max, then a cheap
+// LCG fills the matrix with values in [−1, 1).
+template <class R, class C>
+std::unique_ptr<tf::mat<float, R, C>> operand(std::uint32_t seed) {
+    auto x = std::make_unique<tf::mat<float, R, C>>();
+    if constexpr (tf::bounded_dimension<R>)
+        x->resize_rows(R::capacity);
+    if constexpr (tf::bounded_dimension<C>)
+        x->resize_cols(C::capacity);
+    std::uint32_t s = seed * 2654435761u + 1u;
+    for (std::size_t j = 0; j < x->cols(); ++j)
+        for (std::size_t i = 0; i < x->rows(); ++i) {
+            s = s * 1664525u + 1013904223u;
+            (*x)(i, j) = static_cast<float>(s >> 8) * (2.0f / 16777216.0f) - 1.0f;
+        }
+    return x;
+}
+
+// Y ← W·X: W (R, K), X (K, Len), Y (R, Len).
+template <class R, class K, class Len>
+struct linear_fwd final : problem {
+    std::unique_ptr<tf::mat<float, R, K>> W = operand<R, K>(1);
+    std::unique_ptr<tf::mat<float, K, Len>> X = operand<K, Len>(2);
+    std::unique_ptr<tf::mat<float, R, Len>> Y = operand<R, Len>(3);
+    void ours() override { tf::matmul(*W, *X, *Y); }
+    gemm_call call() override {
+        return {form::nn,  Y->rows(),   Y->cols(), W->cols(),   W->data(), W->stride(),
+                X->data(), X->stride(), Y->data(), Y->stride(), false};
+    }
+};
+
+// dX += Wᵀ·G: W (R, K), G (R, Len), dX (K, Len).
+template <class R, class K, class Len>
+struct linear_bwd_data final : problem {
+    std::unique_ptr<tf::mat<float, R, K>> W = operand<R, K>(4);
+    std::unique_ptr<tf::mat<float, R, Len>> G = operand<R, Len>(5);
+    std::unique_ptr<tf::mat<float, K, Len>> dX = operand<K, Len>(6);
+    void ours() override { tf::matmul_add(tf::transpose(*W), *G, *dX); }
+    gemm_call call() override {
+        return {form::tn,  dX->rows(),  dX->cols(), W->rows(),    W->data(), W->stride(),
+                G->data(), G->stride(), dX->data(), dX->stride(), true};
+    }
+};
+
+// dW += G·Xᵀ: G (R, Len), X (K, Len), dW (R, K).
+template <class R, class K, class Len>
+struct linear_bwd_weight final : problem {
+    std::unique_ptr<tf::mat<float, R, Len>> G = operand<R, Len>(7);
+    std::unique_ptr<tf::mat<float, K, Len>> X = operand<K, Len>(8);
+    std::unique_ptr<tf::mat<float, R, K>> dW = operand<R, K>(9);
+    void ours() override { tf::matmul_add(*G, tf::transpose(*X), *dW); }
+    gemm_call call() override {
+        return {form::nt,  dW->rows(),  dW->cols(), G->cols(),    G->data(), G->stride(),
+                X->data(), X->stride(), dW->data(), dW->stride(), true};
+    }
+};
+
+// One head's scores, S ← KᵀQ (Algorithm 4 line 4 up to the scale): K, Q (D, Len), S (Len, Len).
+template <class D, class Len>
+struct attention_scores final : problem {
+    std::unique_ptr<tf::mat<float, D, Len>> K = operand<D, Len>(10);
+    std::unique_ptr<tf::mat<float, D, Len>> Q = operand<D, Len>(11);
+    std::unique_ptr<tf::mat<float, Len, Len>> S = operand<Len, Len>(12);
+    void ours() override { tf::matmul(tf::transpose(*K), *Q, *S); }
+    gemm_call call() override {
+        return {form::tn,  S->rows(),   S->cols(), K->rows(),   K->data(), K->stride(),
+                Q->data(), Q->stride(), S->data(), S->stride(), false};
+    }
+};
+
+// One head's output, Ṽ ← V·A (Algorithm 4 line 6): V (D, Len), A (Len, Len), Ṽ (D, Len).
+template <class D, class Len>
+struct attention_mix final : problem {
+    std::unique_ptr<tf::mat<float, D, Len>> V = operand<D, Len>(13);
+    std::unique_ptr<tf::mat<float, Len, Len>> A = operand<Len, Len>(14);
+    std::unique_ptr<tf::mat<float, D, Len>> Vt = operand<D, Len>(15);
+    void ours() override { tf::matmul(*V, *A, *Vt); }
+    gemm_call call() override {
+        return {form::nn,  Vt->rows(),  Vt->cols(), V->cols(),    V->data(), V->stride(),
+                A->data(), A->stride(), Vt->data(), Vt->stride(), false};
+    }
+};
+
+void run_scalar(const gemm_call& c) {
+    namespace ks = tf::kernels::scalar;
+    switch (c.f) {
+        case form::nn:
+            ks::gemm_nn(c.m, c.n, c.k, c.A, c.lda, c.B, c.ldb, c.C, c.ldc, c.accumulate);
+            break;
+        case form::tn:
+            ks::gemm_tn(c.m, c.n, c.k, c.A, c.lda, c.B, c.ldb, c.C, c.ldc, c.accumulate);
+            break;
+        case form::nt:
+            ks::gemm_nt(c.m, c.n, c.k, c.A, c.lda, c.B, c.ldb, c.C, c.ldc, c.accumulate);
+            break;
+    }
+}
+
+void run_blas(const gemm_call& c) {
+    const auto ta = c.f == form::tn ? CblasTrans : CblasNoTrans;
+    const auto tb = c.f == form::nt ? CblasTrans : CblasNoTrans;
+    auto i = [](std::size_t v) { return static_cast<blasint>(v); };
+    cblas_sgemm(CblasColMajor, ta, tb, i(c.m), i(c.n), i(c.k), 1.0f, c.A, i(c.lda), c.B, i(c.ldb),
+                c.accumulate ? 1.0f : 0.0f, c.C, i(c.ldc));
+}
+
+// A timing of a wrong product means nothing: before the first timing of a product, ours and
+// OpenBLAS compute it from the same C and must agree (|Δ| ≤ 1e-5·(k + |c|), inputs in [−1, 1)).
+// Returns the largest violation's description, or an empty string.
+std::string check_against_blas(problem& p) {
+    const gemm_call c = p.call();
+    std::vector<float> c0(c.ldc * c.n), ours(c.ldc * c.n);
+    std::copy_n(c.C, c0.size(), c0.begin());
+    p.ours();
+    std::copy_n(c.C, ours.size(), ours.begin());
+    std::copy_n(c0.begin(), c0.size(), c.C);
+    run_blas(c);
+    double worst = 0;
+    std::size_t wi = 0, wj = 0;
+    for (std::size_t j = 0; j < c.n; ++j)
+        for (std::size_t i = 0; i < c.m; ++i) {
+            const double ref = c.C[i + j * c.ldc];
+            const double err = std::abs(ours[i + j * c.ldc] - ref) /
+                               (1e-5 * (static_cast<double>(c.k) + std::abs(ref)));
+            if (err > worst)
+                worst = err, wi = i, wj = j;
+        }
+    if (worst <= 1.0)
+        return {};
+    return "ours differs from cblas_sgemm at (" + std::to_string(wi) + ", " + std::to_string(wj) +
+           "): " + std::to_string(ours[wi + wj * c.ldc]) + " vs " +
+           std::to_string(c.C[wi + wj * c.ldc]);
+}
+
+// Operands are built on first use (a --benchmark_filter that skips gpt2 never allocates its
+// 360 MB) and shared by every implementation of the same product.
+using problem_factory = std::function<std::unique_ptr<problem>()>;
+struct lazy_problem {
+    problem_factory make;
+    std::unique_ptr<problem> p;
+    std::string error;
+    problem& get() {
+        if (!p) {
+            p = make();
+            error = check_against_blas(*p);
+        }
+        return *p;
+    }
+};
+
+enum class impl { ours, scalar, openblas_1t, openblas_2t };
+
+void bm_gemm(benchmark::State& state, std::shared_ptr<lazy_problem> lp, impl which) {
+    problem& p = lp->get();
+    if (!lp->error.empty()) {
+        state.SkipWithError(lp->error.c_str());
+        return;
+    }
+    const gemm_call c = p.call();
+    if (c.flops() == 0) {
+        state.SkipWithError("empty product: an operand's extent is 0");
+        return;
+    }
+    if (which == impl::openblas_2t)
+        openblas_set_num_threads(2);
+    for (auto _ : state) {
+        switch (which) {
+            case impl::ours:
+                p.ours();
+                break;
+            case impl::scalar:
+                run_scalar(c);
+                break;
+            case impl::openblas_1t:
+            case impl::openblas_2t:
+                run_blas(c);
+                break;
+        }
+        benchmark::ClobberMemory();
+    }
+    if (which == impl::openblas_2t)
+        openblas_set_num_threads(1);
+    const char* forms[] = {"nn", "tn", "nt"};
+    state.SetLabel(std::string(forms[static_cast<int>(c.f)]) + " m=" + std::to_string(c.m) +
+                   " n=" + std::to_string(c.n) + " k=" + std::to_string(c.k));
+    state.counters["FLOPS"] =
+        benchmark::Counter(c.flops(), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["pct_peak"] = benchmark::Counter(100.0 * c.flops() / g_peak_flops,
+                                                    benchmark::Counter::kIsIterationInvariantRate);
+}
+
+struct named_problem {
+    std::string name;  // "<config>/<product>"
+    std::shared_ptr<lazy_problem> lp;
+    bool scalar;
+};
+std::vector<named_problem> g_problems;
+
+template <class P>
+void add(const std::string& config, const std::string& product, bool scalar) {
+    g_problems.push_back(
+        {config + "/" + product,
+         std::make_shared<lazy_problem>(lazy_problem{[] { return std::make_unique<P>(); }, {}, {}}),
+         scalar});
+}
+
+// The products one layer (and the unembedding) of a configuration performs at l = l_max.
+template <std::size_t NV, std::size_t Lmax, std::size_t Hn, std::size_t De, std::size_t Dmlp>
+void add_config(const std::string& name, bool training, bool scalar) {
+    static_assert(De % Hn == 0, "d_attn = d_e / H must be whole");
+    using Len = tf::l_x<Lmax>;
+    using E = tf::d_e<De>;
+    using HD = tf::prod<tf::H<Hn>, tf::d_mid<De / Hn>>;  // the heads' stacked outputs
+    using Q = d_qkv<3 * De>;
+    using M = tf::d_mlp<Dmlp>;
+    using V = tf::N_V<NV>;
+    add<linear_fwd<Q, E, Len>>(name, "qkv.fwd", scalar);
+    add<attention_scores<tf::d_attn<De / Hn>, Len>>(name, "scores.fwd", scalar);
+    add<attention_mix<tf::d_mid<De / Hn>, Len>>(name, "mix.fwd", scalar);
+    add<linear_fwd<E, HD, Len>>(name, "attn_out.fwd", scalar);
+    add<linear_fwd<M, E, Len>>(name, "mlp_up.fwd", scalar);
+    add<linear_fwd<E, M, Len>>(name, "mlp_down.fwd", scalar);
+    add<linear_fwd<V, E, Len>>(name, "unembed.fwd", scalar);
+    if (!training)
+        return;
+    add<linear_bwd_data<Q, E, Len>>(name, "qkv.dX", scalar);
+    add<linear_bwd_weight<Q, E, Len>>(name, "qkv.dW", scalar);
+    add<linear_bwd_data<E, HD, Len>>(name, "attn_out.dX", scalar);
+    add<linear_bwd_weight<E, HD, Len>>(name, "attn_out.dW", scalar);
+    add<linear_bwd_data<M, E, Len>>(name, "mlp_up.dX", scalar);
+    add<linear_bwd_weight<M, E, Len>>(name, "mlp_up.dW", scalar);
+    add<linear_bwd_data<E, M, Len>>(name, "mlp_down.dX", scalar);
+    add<linear_bwd_weight<E, M, Len>>(name, "mlp_down.dW", scalar);
+    add<linear_bwd_data<V, E, Len>>(name, "unembed.dX", scalar);
+    add<linear_bwd_weight<V, E, Len>>(name, "unembed.dW", scalar);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    openblas_set_num_threads(1);
+    g_peak_flops = measure_peak_flops<peak_default>();
+
+    // clang-format off
+    //         N_V    l_max  H   d_e  d_mlp            training  scalar
+    add_config<64,    32,    2,  32,  128> ("tiny",  true,     true);
+    add_config<256,   128,   4,  128, 512> ("small", true,     true);
+    add_config<65,    256,   6,  384, 1536>("baby",  true,     false);
+    add_config<50257, 1024,  12, 768, 3072>("gpt2",  false,    false);
+    // clang-format on
+
+    benchmark::RegisterBenchmark(("peak_fma/" + std::string(xsimd::default_arch::name())).c_str(),
+                                 bm_peak_fma<peak_default>);
+#if XSIMD_WITH_AVX2 && XSIMD_WITH_FMA3_AVX2
+    benchmark::RegisterBenchmark("peak_fma/fma3<avx2>",
+                                 bm_peak_fma<fma_chains<xsimd::fma3<xsimd::avx2>, 12>>);
+#endif
+    // Single-threaded runs are timed in this thread's CPU time (Google Benchmark's default), so
+    // time spent descheduled by other processes does not count; 2 threads need wall-clock time.
+    for (const auto& p : g_problems) {
+        benchmark::RegisterBenchmark((p.name + "/ours").c_str(), bm_gemm, p.lp, impl::ours);
+        if (p.scalar)
+            benchmark::RegisterBenchmark((p.name + "/scalar").c_str(), bm_gemm, p.lp, impl::scalar);
+        benchmark::RegisterBenchmark((p.name + "/openblas_1t").c_str(), bm_gemm, p.lp,
+                                     impl::openblas_1t);
+    }
+    for (const auto& p : g_problems)
+        benchmark::RegisterBenchmark((p.name + "/openblas_2t").c_str(), bm_gemm, p.lp,
+                                     impl::openblas_2t)
+            ->UseRealTime();
+
+    benchmark::AddCustomContext("peak_fma_gflops", std::to_string(g_peak_flops * 1e-9));
+    benchmark::AddCustomContext("xsimd_arch", xsimd::default_arch::name());
+    benchmark::AddCustomContext("typeformer_backend", TYPEFORMER_SIMD ? "simd" : "scalar");
+    benchmark::AddCustomContext("openblas_core", openblas_get_corename());
+    benchmark::AddCustomContext("openblas_config", openblas_get_config());
+
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

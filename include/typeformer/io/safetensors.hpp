@@ -1,0 +1,978 @@
+// Weights files: safetensors, named and shaped as in docs/weights.md.
+//
+//   save(model, path [, dtype::f64])       atomic: temp file, flush, fsync, rename over path
+//   load(model, path)                      all-or-nothing: on any error the model is unchanged
+//   load_state(model, bytes [, source])    the same from memory (tests, fuzzers, embedded blobs)
+//   save_state(model [, dtype]) -> bytes   the same file image in memory
+//   try_load / try_load_state / try_save   the same without exceptions: -> result{code, message}
+//
+// Names come from the generic walk (params.hpp: `layers.0.attn.W_q`), shapes are the
+// paper's (file_shape: W_q is [H, d_attn, d_e]), data row-major, little-endian. Loading
+// reads F32, F64, BF16 and F16 and converts to the model's scalar type; saving writes
+// F32 (default) or F64. Errors name the file and the tensor; every problem of a file is
+// reported at once (missing, unexpected, mis-shaped tensors, ...).
+//
+// Host only: <string>, <vector>, <cstdio>, fmt, exceptions (try_* work without them).
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "../params.hpp"
+
+#if __has_include(<unistd.h>) && __has_include(<fcntl.h>) && __has_include(<sys/stat.h>)
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define TYPEFORMER_IO_POSIX 1
+#else
+#define TYPEFORMER_IO_POSIX 0
+#endif
+
+namespace typeformer::io {
+
+// Scalar types a file may hold that load converts from; save writes f32 or f64.
+enum class dtype : std::uint8_t { f32, f64, bf16, f16 };
+
+constexpr std::string_view dtype_name(dtype d) noexcept {
+    switch (d) {
+        case dtype::f32: return "F32";
+        case dtype::f64: return "F64";
+        case dtype::bf16: return "BF16";
+        case dtype::f16: return "F16";
+    }
+    return "?";
+}
+
+enum class status : std::uint8_t {
+    ok,
+    io_error,           // cannot open / read / write / rename
+    malformed_header,   // too short, bad header length, not UTF-8, not the expected JSON
+    missing_tensor,     // the model has a parameter the file lacks
+    unexpected_tensor,  // the file has a tensor the model lacks
+    shape_mismatch,
+    bad_dtype,          // unknown, or not a floating type load converts from
+    bad_offsets,        // data_offsets out of range, inconsistent, overlapping or with gaps
+};
+
+struct result {
+    status code = status::ok;
+    std::string message;
+
+    bool ok() const noexcept { return code == status::ok; }
+    explicit operator bool() const noexcept { return ok(); }
+};
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+// What load / save throw: the message names the file and the tensor.
+class error : public std::runtime_error {
+public:
+    error(status code, const std::string& message) : std::runtime_error(message), code_(code) {}
+    status code() const noexcept { return code_; }
+
+private:
+    status code_;
+};
+#endif
+
+namespace detail {
+
+inline constexpr std::uint64_t max_header_size = 100'000'000;  // as the reference implementation
+inline constexpr int max_json_depth = 64;
+inline constexpr std::size_t max_rank = 32;
+inline constexpr std::size_t max_listed_problems = 20;
+
+// ---- dtypes a safetensors file may name ----
+
+struct file_dtype_info {
+    std::string_view name;
+    std::size_t size;
+    bool loadable;  // a floating type load converts from
+    dtype as_dtype;
+};
+inline constexpr file_dtype_info file_dtypes[] = {
+    {"F32", 4, true, dtype::f32},     {"F64", 8, true, dtype::f64},
+    {"BF16", 2, true, dtype::bf16},   {"F16", 2, true, dtype::f16},
+    {"BOOL", 1, false, dtype::f32},   {"U8", 1, false, dtype::f32},
+    {"I8", 1, false, dtype::f32},     {"F8_E5M2", 1, false, dtype::f32},
+    {"F8_E4M3", 1, false, dtype::f32}, {"I16", 2, false, dtype::f32},
+    {"U16", 2, false, dtype::f32},    {"I32", 4, false, dtype::f32},
+    {"U32", 4, false, dtype::f32},    {"I64", 8, false, dtype::f32},
+    {"U64", 8, false, dtype::f32},
+};
+inline const file_dtype_info* find_dtype(std::string_view name) noexcept {
+    for (const auto& d : file_dtypes)
+        if (d.name == name) return &d;
+    return nullptr;
+}
+
+// A name from a file, printable whatever bytes it holds (control characters escaped,
+// long names cut).
+inline std::string printable(std::string_view s) {
+    std::string r = "'";
+    std::size_t n = 0;
+    for (char ch : s) {
+        if (++n > 160) {
+            r += "...";
+            break;
+        }
+        const auto u = static_cast<unsigned char>(ch);
+        if (u < 0x20 || u == 0x7F || ch == '\'' || ch == '\\')
+            r += fmt::format("\\x{:02x}", u);
+        else
+            r += ch;
+    }
+    r += '\'';
+    return r;
+}
+
+template <class Dims>
+std::string shape_string(const Dims& dims) {
+    return fmt::format("[{}]", fmt::join(dims, ", "));
+}
+
+// ---- UTF-8 validation (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF) ----
+
+// Offset of the first byte that is not part of valid UTF-8, or npos.
+inline std::size_t invalid_utf8_at(std::string_view s) noexcept {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    const std::size_t n = s.size();
+    std::size_t i = 0;
+    while (i < n) {
+        const unsigned c = p[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t len;
+        unsigned lo = 0x80, hi = 0xBF;  // range of the second byte
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0) lo = 0xA0;
+            if (c == 0xED) hi = 0x9F;  // no surrogates
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0) lo = 0x90;
+            if (c == 0xF4) hi = 0x8F;
+        } else {
+            return i;
+        }
+        if (n - i < len) return i;
+        if (p[i + 1] < lo || p[i + 1] > hi) return i;
+        for (std::size_t k = 2; k < len; ++k)
+            if (p[i + k] < 0x80 || p[i + k] > 0xBF) return i;
+        i += len;
+    }
+    return std::string_view::npos;
+}
+
+// ---- the header: a small strict JSON reader for exactly what safetensors needs ----
+//
+// Grammar: RFC 8259. Bounded recursion (unknown values nest at most max_json_depth),
+// every read is bounds-checked, integers are checked for overflow: no UB on any input.
+
+struct tensor_entry {
+    std::string name;
+    std::string dtype;  // as written; checked after parsing
+    std::vector<std::uint64_t> shape;
+    std::uint64_t begin = 0, end = 0;
+    bool used = false;
+};
+
+struct parsed_header {
+    std::vector<tensor_entry> tensors;
+    std::vector<std::pair<std::string, std::string>> metadata;
+};
+
+class header_parser {
+public:
+    explicit header_parser(std::string_view text) noexcept : s_(text) {}
+
+    bool parse(parsed_header& out) {
+        skip_ws();
+        if (!eat('{')) return fail("the header is not a JSON object (it must begin with '{')");
+        skip_ws();
+        if (!eat('}')) {
+            for (;;) {
+                std::string key;
+                skip_ws();
+                if (!parse_string(key, "a tensor name")) return false;
+                skip_ws();
+                if (!eat(':')) return fail("expected ':' after " + printable(key));
+                skip_ws();
+                if (key == "__metadata__") {
+                    if (seen_metadata_) return fail("duplicate \"__metadata__\"");
+                    seen_metadata_ = true;
+                    if (!parse_metadata(out.metadata)) return false;
+                } else {
+                    tensor_entry e;  // duplicates are found after parsing (sorted, not O(n²))
+                    e.name = std::move(key);
+                    if (!parse_tensor(e)) return false;
+                    out.tensors.push_back(std::move(e));
+                }
+                skip_ws();
+                if (eat(',')) continue;
+                if (eat('}')) break;
+                return fail("expected ',' or '}' in the header object");
+            }
+        }
+        skip_ws();  // the padding (spaces) after the object
+        if (pos_ != s_.size()) return fail("unexpected bytes after the header's JSON object");
+        return true;
+    }
+
+    const std::string& error() const noexcept { return err_; }
+
+private:
+    std::string_view s_;
+    std::size_t pos_ = 0;
+    std::string err_;
+    bool seen_metadata_ = false;
+
+    bool fail(const std::string& msg) {
+        if (err_.empty()) err_ = fmt::format("{} (header byte {})", msg, pos_);
+        return false;
+    }
+    bool at_end() const noexcept { return pos_ >= s_.size(); }
+    char peek() const noexcept { return at_end() ? '\0' : s_[pos_]; }
+    bool eat(char c) noexcept {
+        if (!at_end() && s_[pos_] == c) {
+            ++pos_;
+            return true;
+        }
+        return false;
+    }
+    void skip_ws() noexcept {
+        while (!at_end() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
+            ++pos_;
+    }
+    bool eat_literal(std::string_view lit) noexcept {
+        if (s_.substr(pos_, lit.size()) == lit) {
+            pos_ += lit.size();
+            return true;
+        }
+        return false;
+    }
+
+    static void append_utf8(std::string& out, std::uint32_t cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | (cp >> 6));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | (cp >> 12));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (cp >> 18));
+            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+
+    bool parse_hex4(std::uint32_t& v) {
+        if (s_.size() - pos_ < 4) return fail("truncated \\u escape");
+        v = 0;
+        for (int k = 0; k < 4; ++k) {
+            const char c = s_[pos_++];
+            v <<= 4;
+            if (c >= '0' && c <= '9') v |= static_cast<std::uint32_t>(c - '0');
+            else if (c >= 'a' && c <= 'f') v |= static_cast<std::uint32_t>(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F') v |= static_cast<std::uint32_t>(c - 'A' + 10);
+            else return fail("bad hex digit in a \\u escape");
+        }
+        return true;
+    }
+
+    bool parse_string(std::string& out, const char* what) {
+        if (!eat('"')) return fail(fmt::format("expected {} (a JSON string)", what));
+        for (;;) {
+            if (at_end()) return fail("unterminated string");
+            const char c = s_[pos_++];
+            if (c == '"') return true;
+            if (static_cast<unsigned char>(c) < 0x20) {
+                --pos_;
+                return fail("control character in a string");
+            }
+            if (c != '\\') {
+                out += c;  // UTF-8 was validated for the whole header
+                continue;
+            }
+            if (at_end()) return fail("unterminated escape");
+            const char e = s_[pos_++];
+            switch (e) {
+                case '"': out += '"'; break;
+                case '\\': out += '\\'; break;
+                case '/': out += '/'; break;
+                case 'b': out += '\b'; break;
+                case 'f': out += '\f'; break;
+                case 'n': out += '\n'; break;
+                case 'r': out += '\r'; break;
+                case 't': out += '\t'; break;
+                case 'u': {
+                    std::uint32_t cp = 0;
+                    if (!parse_hex4(cp)) return false;
+                    if (cp >= 0xDC00 && cp <= 0xDFFF) return fail("lone low surrogate in a \\u escape");
+                    if (cp >= 0xD800 && cp <= 0xDBFF) {
+                        std::uint32_t lo = 0;
+                        if (!eat('\\') || !eat('u')) return fail("lone high surrogate in a \\u escape");
+                        if (!parse_hex4(lo)) return false;
+                        if (lo < 0xDC00 || lo > 0xDFFF) return fail("bad surrogate pair in a \\u escape");
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    }
+                    append_utf8(out, cp);
+                    break;
+                }
+                default: --pos_; return fail("invalid escape in a string");
+            }
+        }
+    }
+
+    // A JSON number that must be a non-negative integer below 2^64.
+    bool parse_uint(std::uint64_t& v, const std::string& what) {
+        if (peek() == '-') return fail(what + " is negative");
+        if (peek() < '0' || peek() > '9') return fail(what + " is not a non-negative integer");
+        if (peek() == '0' && pos_ + 1 < s_.size() && s_[pos_ + 1] >= '0' && s_[pos_ + 1] <= '9')
+            return fail(what + " has a leading zero");
+        v = 0;
+        while (!at_end() && s_[pos_] >= '0' && s_[pos_] <= '9') {
+            const auto d = static_cast<std::uint64_t>(s_[pos_] - '0');
+            if (v > (~std::uint64_t{0} - d) / 10) return fail(what + " is too large");
+            v = v * 10 + d;
+            ++pos_;
+        }
+        if (peek() == '.' || peek() == 'e' || peek() == 'E') return fail(what + " is not an integer");
+        return true;
+    }
+
+    bool skip_number() {
+        eat('-');
+        if (eat('0')) {
+        } else if (peek() >= '1' && peek() <= '9') {
+            while (peek() >= '0' && peek() <= '9') ++pos_;
+        } else {
+            return fail("invalid number");
+        }
+        if (eat('.')) {
+            if (!(peek() >= '0' && peek() <= '9')) return fail("invalid number");
+            while (peek() >= '0' && peek() <= '9') ++pos_;
+        }
+        if (eat('e') || eat('E')) {
+            if (!eat('+')) eat('-');
+            if (!(peek() >= '0' && peek() <= '9')) return fail("invalid number");
+            while (peek() >= '0' && peek() <= '9') ++pos_;
+        }
+        return true;
+    }
+
+    // Any JSON value (an unknown field), nesting at most max_json_depth.
+    bool skip_value(int depth) {
+        if (depth > max_json_depth) return fail("JSON nested too deeply");
+        skip_ws();
+        const char c = peek();
+        if (c == '"') {
+            std::string ignored;
+            return parse_string(ignored, "a string");
+        }
+        if (c == '{' || c == '[') {
+            const char close = c == '{' ? '}' : ']';
+            ++pos_;
+            skip_ws();
+            if (eat(close)) return true;
+            for (;;) {
+                skip_ws();
+                if (c == '{') {
+                    std::string ignored;
+                    if (!parse_string(ignored, "a key")) return false;
+                    skip_ws();
+                    if (!eat(':')) return fail("expected ':'");
+                }
+                if (!skip_value(depth + 1)) return false;
+                skip_ws();
+                if (eat(',')) continue;
+                if (eat(close)) return true;
+                return fail(fmt::format("expected ',' or '{}'", close));
+            }
+        }
+        if (eat_literal("true") || eat_literal("false") || eat_literal("null")) return true;
+        if (c == '-' || (c >= '0' && c <= '9')) return skip_number();
+        return fail(at_end() ? "unexpected end of the header" : "invalid JSON value");
+    }
+
+    bool parse_metadata(std::vector<std::pair<std::string, std::string>>& md) {
+        if (!eat('{')) return fail("\"__metadata__\" must be an object of strings");
+        skip_ws();
+        if (eat('}')) return true;
+        for (;;) {
+            std::pair<std::string, std::string> kv;
+            skip_ws();
+            if (!parse_string(kv.first, "a metadata key")) return false;
+            skip_ws();
+            if (!eat(':')) return fail("expected ':' in \"__metadata__\"");
+            skip_ws();
+            if (peek() != '"') return fail("\"__metadata__\" values must be strings");
+            if (!parse_string(kv.second, "a metadata value")) return false;
+            md.push_back(std::move(kv));
+            skip_ws();
+            if (eat(',')) continue;
+            if (eat('}')) return true;
+            return fail("expected ',' or '}' in \"__metadata__\"");
+        }
+    }
+
+    bool parse_uint_array(std::vector<std::uint64_t>& out, const std::string& what) {
+        if (!eat('[')) return fail(what + " must be an array of integers");
+        skip_ws();
+        if (eat(']')) return true;
+        for (;;) {
+            skip_ws();
+            if (out.size() >= max_rank) return fail(what + " has too many entries");
+            std::uint64_t v = 0;
+            if (!parse_uint(v, "an entry of " + what)) return false;
+            out.push_back(v);
+            skip_ws();
+            if (eat(',')) continue;
+            if (eat(']')) return true;
+            return fail("expected ',' or ']' in " + what);
+        }
+    }
+
+    bool parse_tensor(tensor_entry& e) {
+        const std::string who = "tensor " + printable(e.name);
+        if (!eat('{')) return fail(who + ": expected an object {\"dtype\", \"shape\", \"data_offsets\"}");
+        bool has_dtype = false, has_shape = false, has_offsets = false;
+        skip_ws();
+        if (!eat('}')) {
+            for (;;) {
+                std::string key;
+                skip_ws();
+                if (!parse_string(key, "a field name")) return false;
+                skip_ws();
+                if (!eat(':')) return fail(who + ": expected ':'");
+                skip_ws();
+                if (key == "dtype") {
+                    if (has_dtype) return fail(who + ": duplicate \"dtype\"");
+                    has_dtype = true;
+                    if (peek() != '"') return fail(who + ": \"dtype\" must be a string");
+                    if (!parse_string(e.dtype, "a dtype")) return false;
+                } else if (key == "shape") {
+                    if (has_shape) return fail(who + ": duplicate \"shape\"");
+                    has_shape = true;
+                    if (!parse_uint_array(e.shape, who + "'s \"shape\"")) return false;
+                } else if (key == "data_offsets") {
+                    if (has_offsets) return fail(who + ": duplicate \"data_offsets\"");
+                    has_offsets = true;
+                    std::vector<std::uint64_t> off;
+                    if (!parse_uint_array(off, who + "'s \"data_offsets\"")) return false;
+                    if (off.size() != 2) return fail(who + ": \"data_offsets\" must be [begin, end]");
+                    e.begin = off[0];
+                    e.end = off[1];
+                } else if (!skip_value(1)) {  // unknown fields are ignored
+                    return false;
+                }
+                skip_ws();
+                if (eat(',')) continue;
+                if (eat('}')) break;
+                return fail(who + ": expected ',' or '}'");
+            }
+        }
+        if (!has_dtype) return fail(who + ": no \"dtype\"");
+        if (!has_shape) return fail(who + ": no \"shape\"");
+        if (!has_offsets) return fail(who + ": no \"data_offsets\"");
+        return true;
+    }
+};
+
+// ---- checking a parsed header against a model ----
+
+struct problem_list {
+    status first = status::ok;
+    std::vector<std::string> lines;
+    void add(status s, std::string line) {
+        if (first == status::ok) first = s;
+        lines.push_back(std::move(line));
+    }
+    bool empty() const noexcept { return lines.empty(); }
+};
+
+inline result make_error(status s, std::string_view source, std::string_view what) {
+    return {s, fmt::format("typeformer::io: cannot load {}: {}", source, what)};
+}
+
+inline result report(const problem_list& p, std::string_view source) {
+    if (p.lines.size() == 1) return make_error(p.first, source, p.lines.front());
+    std::string msg = fmt::format("typeformer::io: cannot load {}: {} problems:", source, p.lines.size());
+    for (std::size_t i = 0; i < p.lines.size() && i < max_listed_problems; ++i) {
+        msg += "\n  ";
+        msg += p.lines[i];
+    }
+    if (p.lines.size() > max_listed_problems)
+        msg += fmt::format("\n  ... and {} more", p.lines.size() - max_listed_problems);
+    return {p.first, std::move(msg)};
+}
+
+struct load_plan {
+    parsed_header header;
+    std::vector<std::size_t> entry_of_leaf;  // walk order → index into header.tensors
+};
+
+// Parses and validates everything; on success `plan` says where each leaf's data is.
+// Nothing here touches the model.
+template <class Model>
+result plan_load(const Model& model, std::string_view header_text, std::uint64_t data_len,
+                 std::string_view source, load_plan& plan) {
+    if (const auto bad = invalid_utf8_at(header_text); bad != std::string_view::npos)
+        return make_error(status::malformed_header, source,
+                          fmt::format("the header is not valid UTF-8 (header byte {})", bad));
+    header_parser parser(header_text);
+    if (!parser.parse(plan.header))
+        return make_error(status::malformed_header, source, "malformed header: " + parser.error());
+
+    problem_list problems;
+    auto& tensors = plan.header.tensors;
+
+    // Names, sorted for lookup; a name given twice is a malformed header.
+    std::vector<std::size_t> by_name(tensors.size());
+    for (std::size_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
+    std::sort(by_name.begin(), by_name.end(),
+              [&](std::size_t a, std::size_t b) { return tensors[a].name < tensors[b].name; });
+    for (std::size_t i = 1; i < by_name.size(); ++i)
+        if (tensors[by_name[i]].name == tensors[by_name[i - 1]].name)
+            return make_error(status::malformed_header, source,
+                              fmt::format("tensor {} appears twice in the header", printable(tensors[by_name[i]].name)));
+
+    // Each tensor's own entry: dtype known, shape·dtype = its byte range, range inside the data.
+    bool offsets_ok = true;
+    std::size_t past_end = 0;
+    for (const auto& t : tensors) {
+        const auto* dt = find_dtype(t.dtype);
+        if (!dt) {
+            problems.add(status::bad_dtype, fmt::format("tensor {}: unknown dtype {}", printable(t.name),
+                                                        printable(t.dtype)));
+            offsets_ok = false;
+            continue;
+        }
+        std::uint64_t bytes = dt->size;
+        bool overflow = false;
+        for (std::uint64_t d : t.shape) {
+            if (d != 0 && bytes > ~std::uint64_t{0} / d) overflow = true;
+            bytes *= d;
+        }
+        if (t.begin > t.end) {
+            problems.add(status::bad_offsets, fmt::format("tensor {}: data_offsets [{}, {}] begin after end",
+                                                          printable(t.name), t.begin, t.end));
+            offsets_ok = false;
+        } else if (t.end > data_len) {
+            if (past_end++ == 0)  // one line for a truncated file, not one per tensor
+                problems.add(status::bad_offsets,
+                             fmt::format("tensor {}: data_offsets [{}, {}] past the end of the data ({} bytes; "
+                                         "truncated file?)",
+                                         printable(t.name), t.begin, t.end, data_len));
+            offsets_ok = false;
+        } else if (overflow || t.end - t.begin != bytes) {
+            problems.add(status::bad_offsets,
+                         fmt::format("tensor {}: data_offsets [{}, {}] hold {} bytes, but shape {} of {} needs {}",
+                                     printable(t.name), t.begin, t.end, t.end - t.begin, shape_string(t.shape),
+                                     t.dtype, overflow ? std::string("more than 2^64") : std::to_string(bytes)));
+            offsets_ok = false;
+        }
+    }
+
+    if (past_end > 1)
+        problems.add(status::bad_offsets, fmt::format("{} more tensors lie past the end of the data", past_end - 1));
+
+    // The data is exactly the tensors, back to back: no overlap, no hole, nothing after.
+    if (offsets_ok) {
+        std::vector<std::size_t> order(tensors.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return tensors[a].begin != tensors[b].begin ? tensors[a].begin < tensors[b].begin
+                                                        : tensors[a].end < tensors[b].end;
+        });
+        std::uint64_t covered = 0;
+        const tensor_entry* prev = nullptr;
+        for (std::size_t i : order) {
+            const auto& t = tensors[i];
+            if (t.begin < covered)
+                problems.add(status::bad_offsets,
+                             fmt::format("tensor {}: data_offsets [{}, {}] overlap tensor {} [{}, {}]",
+                                         printable(t.name), t.begin, t.end, printable(prev->name), prev->begin,
+                                         prev->end));
+            else if (t.begin > covered)
+                problems.add(status::bad_offsets,
+                             fmt::format("tensor {}: data_offsets [{}, {}] leave {} unused bytes before it",
+                                         printable(t.name), t.begin, t.end, t.begin - covered));
+            if (t.end > covered) {
+                covered = t.end;
+                prev = &t;
+            }
+        }
+        if (covered != data_len)
+            problems.add(status::bad_offsets,
+                         fmt::format("{} bytes after the last tensor's data (data is {} bytes, tensors end at {})",
+                                     data_len - covered, data_len, covered));
+    }
+
+    // The model's parameters against the file's tensors, by name.
+    plan.entry_of_leaf.clear();
+    plan.entry_of_leaf.reserve(parameter_tensor_count<Model>);
+    for_each_param(model, [&](const param_name& name, const auto& leaf) {
+        constexpr auto expected = file_shape<decltype(leaf)>;
+        const auto it = std::lower_bound(by_name.begin(), by_name.end(), name.view(),
+                                         [&](std::size_t i, std::string_view n) { return std::string_view(tensors[i].name) < n; });
+        if (it == by_name.end() || tensors[*it].name != name.view()) {
+            problems.add(status::missing_tensor,
+                         fmt::format("missing tensor '{}' (expected shape {})", name.view(),
+                                     shape_string(expected.dims)));
+            plan.entry_of_leaf.push_back(0);
+            return;
+        }
+        auto& t = tensors[*it];
+        t.used = true;
+        plan.entry_of_leaf.push_back(*it);
+        if (const auto* dt = find_dtype(t.dtype); dt && !dt->loadable)
+            problems.add(status::bad_dtype,
+                         fmt::format("tensor '{}': dtype {} is not supported (F32, F64, BF16 and F16 are)",
+                                     name.view(), t.dtype));
+        const bool same_shape = t.shape.size() == expected.rank &&
+                                std::equal(t.shape.begin(), t.shape.end(), expected.dims.begin());
+        if (!same_shape)
+            problems.add(status::shape_mismatch,
+                         fmt::format("tensor '{}': shape {} in the file, expected {}", name.view(),
+                                     shape_string(t.shape), shape_string(expected.dims)));
+    });
+    for (const auto& t : tensors)
+        if (!t.used)
+            problems.add(status::unexpected_tensor,
+                         fmt::format("unexpected tensor {} (dtype {}, shape {}): the model has no such parameter",
+                                     printable(t.name), printable(t.dtype), shape_string(t.shape)));
+
+    if (!problems.empty()) return report(problems, source);
+    return {};
+}
+
+// ---- scalar conversions (little-endian in the file, whatever the host) ----
+
+inline std::uint16_t le16(const std::byte* p) noexcept {
+    return static_cast<std::uint16_t>(std::to_integer<unsigned>(p[0]) | (std::to_integer<unsigned>(p[1]) << 8));
+}
+inline std::uint32_t le32(const std::byte* p) noexcept {
+    return std::to_integer<std::uint32_t>(p[0]) | (std::to_integer<std::uint32_t>(p[1]) << 8) |
+           (std::to_integer<std::uint32_t>(p[2]) << 16) | (std::to_integer<std::uint32_t>(p[3]) << 24);
+}
+inline std::uint64_t le64(const std::byte* p) noexcept {
+    return static_cast<std::uint64_t>(le32(p)) | (static_cast<std::uint64_t>(le32(p + 4)) << 32);
+}
+inline void put_le32(std::byte* p, std::uint32_t v) noexcept {
+    for (int k = 0; k < 4; ++k) p[k] = static_cast<std::byte>(v >> (8 * k));
+}
+inline void put_le64(std::byte* p, std::uint64_t v) noexcept {
+    for (int k = 0; k < 8; ++k) p[k] = static_cast<std::byte>(v >> (8 * k));
+}
+
+inline float bf16_to_float(std::uint16_t h) noexcept {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(h) << 16);
+}
+inline float f16_to_float(std::uint16_t h) noexcept {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+    const std::uint32_t exp = (h >> 10) & 0x1Fu;
+    const std::uint32_t mant = h & 0x3FFu;
+    if (exp == 0) {  // zero or subnormal: mant · 2^-24, exact in float
+        const float v = static_cast<float>(mant) * 0x1p-24f;
+        return sign ? -v : v;
+    }
+    if (exp == 31) return std::bit_cast<float>(sign | 0x7F800000u | (mant << 13));  // inf, NaN
+    return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
+}
+
+// One leaf from the file's row-major bytes; Read(p) → a float or double.
+template <class Leaf, class Read>
+void copy_in(Leaf& leaf, const std::byte* src, std::size_t elem_size, Read read) noexcept {
+    using T = typename Leaf::value_type;
+    T* d = leaf.data();
+    if constexpr (requires { typename Leaf::rows_dim; }) {
+        constexpr std::size_t R = Leaf::rows_dim::size, C = Leaf::cols_dim::size;
+        for (std::size_t r = 0; r < R; ++r)
+            for (std::size_t c = 0; c < C; ++c) d[r + c * R] = static_cast<T>(read(src + (r * C + c) * elem_size));
+    } else {
+        for (std::size_t i = 0; i < leaf_elements<Leaf>; ++i) d[i] = static_cast<T>(read(src + i * elem_size));
+    }
+}
+
+// The copy: cannot fail (everything was validated by plan_load).
+template <class Model>
+void apply_load(Model& model, const load_plan& plan, const std::byte* data) noexcept {
+    std::size_t leaf = 0;
+    for_each_param(model, [&](const param_name&, auto& p) {
+        const auto& t = plan.header.tensors[plan.entry_of_leaf[leaf++]];
+        const std::byte* src = data + t.begin;
+        switch (find_dtype(t.dtype)->as_dtype) {
+            case dtype::f32:
+                copy_in(p, src, 4, [](const std::byte* q) { return std::bit_cast<float>(le32(q)); });
+                break;
+            case dtype::f64:
+                copy_in(p, src, 8, [](const std::byte* q) { return std::bit_cast<double>(le64(q)); });
+                break;
+            case dtype::bf16:
+                copy_in(p, src, 2, [](const std::byte* q) { return bf16_to_float(le16(q)); });
+                break;
+            case dtype::f16:
+                copy_in(p, src, 2, [](const std::byte* q) { return f16_to_float(le16(q)); });
+                break;
+        }
+    });
+}
+
+// ---- writing ----
+
+inline std::size_t dtype_size(dtype d) noexcept {
+    return d == dtype::f64 ? 8 : d == dtype::f32 ? 4 : 2;
+}
+
+// The header JSON, padded with spaces to a multiple of 8 bytes (so the data starts aligned).
+template <class Model>
+std::string make_header(const Model& model, dtype dt) {
+    std::string h = R"({"__metadata__":{"format":"pt"})";
+    std::uint64_t offset = 0;
+    for_each_param(model, [&](const param_name& name, const auto& leaf) {
+        constexpr auto shape = file_shape<decltype(leaf)>;
+        const std::uint64_t bytes = shape.elements() * dtype_size(dt);
+        // Walk names are [A-Za-z0-9_.]: member names and indices, nothing to escape.
+        h += fmt::format(R"(,"{}":{{"dtype":"{}","shape":[{}],"data_offsets":[{},{}]}})", name.view(),
+                         dtype_name(dt), fmt::join(shape.dims, ","), offset, offset + bytes);
+        offset += bytes;
+    });
+    h += '}';
+    while (h.size() % 8 != 0) h += ' ';
+    return h;
+}
+
+// Streams the file image to sink(const std::byte*, std::size_t) -> bool; false stops.
+template <class Model, class Sink>
+bool write_image(const Model& model, dtype dt, Sink&& sink) {
+    const std::string header = make_header(model, dt);
+    std::byte len[8];
+    put_le64(len, header.size());
+    if (!sink(len, 8)) return false;
+    if (!sink(reinterpret_cast<const std::byte*>(header.data()), header.size())) return false;
+    std::vector<std::byte> buf;
+    bool ok = true;
+    for_each_param(model, [&](const param_name&, const auto& leaf) {
+        if (!ok) return;
+        using Leaf = std::remove_cvref_t<decltype(leaf)>;
+        const std::size_t es = dtype_size(dt);
+        buf.resize(leaf_elements<Leaf> * es);
+        const auto* s = leaf.data();
+        for (std::size_t k = 0; k < leaf_elements<Leaf>; ++k) {
+            const auto x = s[file_to_storage_index<Leaf>(k)];
+            if (dt == dtype::f64)
+                put_le64(buf.data() + k * 8, std::bit_cast<std::uint64_t>(static_cast<double>(x)));
+            else
+                put_le32(buf.data() + k * 4, std::bit_cast<std::uint32_t>(static_cast<float>(x)));
+        }
+        ok = sink(buf.data(), buf.size());
+    });
+    return ok;
+}
+
+inline std::string errno_text(int e) { return std::error_code(e, std::generic_category()).message(); }
+
+inline std::filesystem::path temp_path_for(const std::filesystem::path& path) {
+    static std::atomic<unsigned> counter{0};
+#if TYPEFORMER_IO_POSIX
+    const long pid = static_cast<long>(::getpid());
+#else
+    const long pid = 0;
+#endif
+    std::filesystem::path tmp = path;
+    tmp += fmt::format(".tmp.{}.{}", pid, counter.fetch_add(1));
+    return tmp;
+}
+
+}  // namespace detail
+
+// ---- the public functions ----
+
+template <class Model>
+    requires param_struct<Model>
+result try_load_state(Model& model, std::span<const std::byte> bytes, std::string_view source = "<memory>") {
+    const std::string src = detail::printable(source);
+    if (bytes.size() < 8)
+        return detail::make_error(status::malformed_header, src,
+                                  fmt::format("{} bytes is too short for a safetensors file", bytes.size()));
+    const std::uint64_t n = detail::le64(bytes.data());
+    if (n > bytes.size() - 8)
+        return detail::make_error(status::malformed_header, src,
+                                  fmt::format("header length {} is larger than the file's {} bytes after the "
+                                              "length field (truncated or not a safetensors file)",
+                                              n, bytes.size() - 8));
+    if (n < 2 || n > detail::max_header_size)
+        return detail::make_error(status::malformed_header, src, fmt::format("header length {} is not sane", n));
+    const std::string_view header(reinterpret_cast<const char*>(bytes.data() + 8), static_cast<std::size_t>(n));
+    detail::load_plan plan;
+    if (auto r = detail::plan_load(model, header, bytes.size() - 8 - n, src, plan); !r) return r;
+    detail::apply_load(model, plan, bytes.data() + 8 + n);
+    return {};
+}
+
+template <class Model>
+    requires param_struct<Model>
+result try_load(Model& model, const std::filesystem::path& path) {
+    const std::string src = detail::printable(path.string());
+    std::FILE* f = std::fopen(path.string().c_str(), "rb");
+    if (!f) return detail::make_error(status::io_error, src, detail::errno_text(errno));
+    struct closer {
+        std::FILE* f;
+        ~closer() { std::fclose(f); }
+    } close_at_exit{f};
+    // The size of the file we opened (not of whatever is at `path` a moment later).
+#if TYPEFORMER_IO_POSIX
+    struct ::stat st {};
+    if (::fstat(::fileno(f), &st) != 0) return detail::make_error(status::io_error, src, detail::errno_text(errno));
+    if (!S_ISREG(st.st_mode)) return detail::make_error(status::io_error, src, "not a regular file");
+    const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
+#else
+    std::error_code ec;
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec) return detail::make_error(status::io_error, src, ec.message());
+#endif
+
+    std::byte len[8];
+    if (size < 8 || std::fread(len, 1, 8, f) != 8)
+        return detail::make_error(status::malformed_header, src,
+                                  fmt::format("{} bytes is too short for a safetensors file", size));
+    const std::uint64_t n = detail::le64(len);
+    if (n > size - 8)
+        return detail::make_error(status::malformed_header, src,
+                                  fmt::format("header length {} is larger than the file's {} bytes after the "
+                                              "length field (truncated or not a safetensors file)",
+                                              n, size - 8));
+    if (n < 2 || n > detail::max_header_size)
+        return detail::make_error(status::malformed_header, src, fmt::format("header length {} is not sane", n));
+    std::string header(static_cast<std::size_t>(n), '\0');
+    if (std::fread(header.data(), 1, header.size(), f) != header.size())
+        return detail::make_error(status::io_error, src, "read error in the header");
+
+    const std::uint64_t data_len = size - 8 - n;
+    detail::load_plan plan;
+    if (auto r = detail::plan_load(model, header, data_len, src, plan); !r) return r;
+    std::vector<std::byte> data(static_cast<std::size_t>(data_len));
+    if (std::fread(data.data(), 1, data.size(), f) != data.size())
+        return detail::make_error(status::io_error, src, "read error in the tensor data (did the file change?)");
+    detail::apply_load(model, plan, data.data());
+    return {};
+}
+
+// The whole file image in memory (what save writes).
+template <class Model>
+    requires param_struct<Model>
+std::vector<std::byte> save_state(const Model& model, dtype dt = dtype::f32) {
+    TYPEFORMER_CHECK(dt == dtype::f32 || dt == dtype::f64, "save_state: F32 or F64 only");
+    std::vector<std::byte> out;
+    detail::write_image(model, dt, [&](const std::byte* p, std::size_t n) {
+        out.insert(out.end(), p, p + n);
+        return true;
+    });
+    return out;
+}
+
+template <class Model>
+    requires param_struct<Model>
+result try_save(const Model& model, const std::filesystem::path& path, dtype dt = dtype::f32) {
+    const std::string dst = detail::printable(path.string());
+    auto fail = [&](status s, const std::string& what) {
+        return result{s, fmt::format("typeformer::io: cannot save {}: {}", dst, what)};
+    };
+    if (dt != dtype::f32 && dt != dtype::f64)
+        return fail(status::bad_dtype, fmt::format("saving {} is not supported (F32 and F64 are)", dtype_name(dt)));
+
+    const std::filesystem::path tmp = detail::temp_path_for(path);
+    std::FILE* f = std::fopen(tmp.string().c_str(), "wbx");  // x: never clobber
+    if (!f) return fail(status::io_error, fmt::format("cannot create {}: {}", detail::printable(tmp.string()),
+                                                      detail::errno_text(errno)));
+    int err = 0;
+    bool ok = detail::write_image(model, dt, [&](const std::byte* p, std::size_t n) {
+        if (std::fwrite(p, 1, n, f) == n) return true;
+        err = errno;
+        return false;
+    });
+    if (ok && std::fflush(f) != 0) ok = false, err = errno;
+#if TYPEFORMER_IO_POSIX
+    if (ok && ::fsync(::fileno(f)) != 0) ok = false, err = errno;
+#endif
+    if (std::fclose(f) != 0 && ok) ok = false, err = errno;
+    std::error_code ec;
+    if (ok) {
+        std::filesystem::rename(tmp, path, ec);
+        if (ec) {
+            std::filesystem::remove(tmp, ec);
+            return fail(status::io_error, fmt::format("cannot rename {} over it: {}", detail::printable(tmp.string()),
+                                                      std::error_code(ec).message()));
+        }
+    } else {
+        std::filesystem::remove(tmp, ec);
+        return fail(status::io_error, fmt::format("write error: {}", detail::errno_text(err)));
+    }
+#if TYPEFORMER_IO_POSIX
+    // Make the rename itself durable (best effort: some file systems refuse).
+    std::filesystem::path dir = path.parent_path();
+    if (dir.empty()) dir = ".";
+    if (const int fd = ::open(dir.string().c_str(), O_RDONLY | O_DIRECTORY); fd >= 0) {
+        (void)::fsync(fd);
+        ::close(fd);
+    }
+#endif
+    return {};
+}
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+// All-or-nothing load; throws io::error naming the file and the tensor(s).
+template <class Model>
+    requires param_struct<Model>
+void load(Model& model, const std::filesystem::path& path) {
+    if (auto r = try_load(model, path); !r) throw error(r.code, r.message);
+}
+
+template <class Model>
+    requires param_struct<Model>
+void load_state(Model& model, std::span<const std::byte> bytes, std::string_view source = "<memory>") {
+    if (auto r = try_load_state(model, bytes, source); !r) throw error(r.code, r.message);
+}
+
+// Atomic save; throws io::error (the file at path, if any, is then untouched).
+template <class Model>
+    requires param_struct<Model>
+void save(const Model& model, const std::filesystem::path& path, dtype dt = dtype::f32) {
+    if (auto r = try_save(model, path, dt); !r) throw error(r.code, r.message);
+}
+#endif
+
+}  // namespace typeformer::io
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+namespace typeformer {
+using io::load;  // tf::load(*model, "w.safetensors"), as in the design's public surface
+using io::save;
+}  // namespace typeformer
+#endif

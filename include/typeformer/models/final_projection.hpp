@@ -1,0 +1,64 @@
+// Algorithm 9, line 10: X ← GELU(W_f X + b_f 1ᵀ), BERT's final projection from d_e to d_f.
+//
+//   X, dX      (d_e, ℓ)     the encoder's output stream
+//   W_f        (d_f, d_e)   b_f (d_f)
+//   Y, dY      (d_f, ℓ)     GELU(W_f X + b_f 1ᵀ), the final layer norm's input
+//   cache<C>   pre (d_f, ℓ) = W_f X + b_f 1ᵀ, what GELU′ needs
+//
+// The module is "flattened": its parameters are named W_f, b_f in a weights file (no prefix),
+// as DESIGN.md lists them.
+#pragma once
+
+#include <boost/hana/define_struct.hpp>
+
+#include "../kernels.hpp"
+#include "../nn/activation.hpp"
+#include "../nn/operands.hpp"
+#include "../tensor.hpp"
+
+namespace typeformer {
+
+template <class T, fixed_dimension Df, fixed_dimension De, nn::activation Act>
+struct final_projection {
+    static constexpr bool flatten_params = true;  // W_f, b_f, not projection.W_f
+    using W_f_type = mat<T, Df, De>;              // (d_f, d_e)
+    using b_f_type = vec<T, Df>;                  // (d_f)
+    BOOST_HANA_DEFINE_STRUCT(final_projection, (W_f_type, W_f), (b_f_type, b_f));
+
+    template <dimension C>
+    struct cache {
+        mat<T, Df, C> pre;  // (d_f, C) W_f X + b_f 1ᵀ
+    };
+    template <dimension C>
+    struct scratch {
+        mat<T, Df, C> dpre;  // (d_f, C) ∂/∂pre
+    };
+};
+
+// 10: Y ← GELU(W_f X + b_f 1ᵀ)
+template <class T, class Df, class De, class Act, class C>
+void forward(const final_projection<T, Df, De, Act>& p, mat_view<const T, De, C> X,
+             mat_view<T, Df, C> Y,
+             typename final_projection<T, Df, De, Act>::template cache<C>& c) noexcept {
+    c.pre.resize_cols(X.cols());
+    matmul(p.W_f, X, c.pre);  // W_f X
+    add_bias(c.pre, p.b_f);   //   + b_f 1ᵀ
+    Act::forward(c.pre, Y);   // GELU(·)
+}
+
+// dX, dW_f, db_f += the gradient of line 10 (X is the forward's input).
+template <class T, class Df, class De, class Act, class C>
+void backward(const final_projection<T, Df, De, Act>& p, mat_view<const T, De, C> X,
+              mat_view<const T, Df, C> dY, mat_view<T, De, C> dX,
+              final_projection<T, Df, De, Act>& grads,
+              const typename final_projection<T, Df, De, Act>::template cache<C>& c,
+              typename final_projection<T, Df, De, Act>::template scratch<C>& s) noexcept {
+    s.dpre.resize_cols(X.cols());
+    fill(s.dpre, T(0));
+    Act::backward(c.pre, dY, s.dpre);             // ∂pre = dY ⊙ GELU′(pre)
+    add_bias_grad(s.dpre, grads.b_f);             // db_f += ∂pre 1
+    matmul_add(s.dpre, transpose(X), grads.W_f);  // dW_f += ∂pre Xᵀ
+    matmul_add(transpose(p.W_f), s.dpre, dX);     // dX += W_fᵀ ∂pre
+}
+
+}  // namespace typeformer

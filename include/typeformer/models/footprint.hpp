@@ -1,0 +1,48 @@
+// footprint<Model>: the bytes a model costs, known at compile time, so a static_assert can prove
+// that it fits a device.
+//
+//   parameters             sizeof(Model)                          θ
+//   gradients              sizeof(Model)                          ∇ has the model's type
+//   adam_state             sizeof(adam_state<Model>)              m, v (the model's type), t
+//   activations            sizeof(training_workspace<Model>)      forward + backward at l_max
+//   inference_activations  sizeof(inference_workspace<Model>)     forward only, one layer slot
+//   total                  parameters + gradients + adam_state + activations   (training with Adam)
+//   inference_total        parameters + inference_activations                 (inference)
+//
+//   static_assert(tf::footprint<tf::DTransformer<float, tiny>>.inference_total <= 192 * 1024);
+//
+// Each number is the sizeof of the object it describes (alignment padding included), which is
+// what the object occupies in RAM or flash.
+#pragma once
+
+#include <cstddef>
+
+#include "../train/adam.hpp"  // adam_state<Model>: the optimiser's share of a training set-up
+#include "workspace.hpp"
+
+namespace typeformer {
+
+struct footprint_bytes {
+    std::size_t parameters = 0;
+    std::size_t gradients = 0;
+    std::size_t adam_state = 0;
+    std::size_t activations = 0;
+    std::size_t inference_activations = 0;
+    std::size_t total = 0;
+    std::size_t inference_total = 0;
+};
+
+template <class Model>
+inline constexpr footprint_bytes footprint = [] {
+    footprint_bytes f{};
+    f.parameters = sizeof(Model);
+    f.gradients = sizeof(Model);
+    f.adam_state = sizeof(adam_state<Model>);
+    f.activations = sizeof(training_workspace<Model>);
+    f.inference_activations = sizeof(inference_workspace<Model>);
+    f.total = f.parameters + f.gradients + f.adam_state + f.activations;
+    f.inference_total = f.parameters + f.inference_activations;
+    return f;
+}();
+
+}  // namespace typeformer

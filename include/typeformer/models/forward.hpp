@@ -1,0 +1,170 @@
+// The public entry points every model shares; each model header supplies the algorithm itself
+// (detail::model_impl<Model>::logits and ::backward, with the paper's line numbers).
+//
+// One input sequence (DTransformer, ETransformer):
+//   P      = forward(model, x, ws)       P (N_V, ℓ), a view into ws: P[:, t] a distribution
+//   P      = forward(model, x)           host builds: a thread_local inference workspace
+//   logits = logits(model, x, ws)        W_u X before the softmax (N_V, ℓ), a view into ws
+//   status = try_forward(model, x, ws)   P is then ws.out; try_logits likewise
+//   backward(model, x, ws, grads)        training workspace: from ws.scratch.dlogits (∂loss/∂logits,
+//                                        set by the caller after logits(model, x, ws)) to every
+//                                        parameter; ACCUMULATES into grads
+// Two (EDTransformer, Algorithm 8): the same with (z, x) for x.
+//
+// forward and logits share the workspace's one (N_V, l_max) output buffer `out`: after forward
+// it holds P, after logits the logits. Returned views are valid until the next call with ws.
+// Plain forms throw std::invalid_argument on bad input (host builds) or stop at
+// TYPEFORMER_CHECK (-fno-exceptions); try_ forms return the status and touch nothing.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "../kernels.hpp"
+#include "../tensor.hpp"
+#include "../token.hpp"
+#include "status.hpp"
+#include "workspace.hpp"
+
+namespace typeformer {
+
+namespace detail {
+
+// Specialised by each model header: static logits(model, x[, z], ws) and backward(...).
+template <class Model>
+struct model_impl;
+
+template <class M>
+constexpr auto cview(const M& m) noexcept {
+    return m.view();
+}
+
+template <class Model>
+constexpr input_report inspect(std::span<const token> x, const char* which) noexcept {
+    return inspect_sequence<Model::traits::N_V::size, Model::traits::l_max::size>(x, which);
+}
+
+template <class Model>
+constexpr input_report inspect_pair(std::span<const token> z, std::span<const token> x) noexcept {
+    const input_report rz = inspect<Model>(z, "z");
+    return rz.code != status::ok ? rz : inspect<Model>(x, "x");
+}
+
+}  // namespace detail
+
+template <class Model>
+concept one_sequence_model = (Model::sequences == 1);
+template <class Model>
+concept two_sequence_model = (Model::sequences == 2);
+
+// The type of P and of the logits: (N_V, l_x), read-only.
+template <class Model>
+using output_view = mat_view<const typename Model::value_type, typename Model::traits::N_V,
+                             typename Model::traits::l_x>;
+
+// ---- one sequence: DTransformer (Algorithm 10), ETransformer (Algorithm 9) ----
+
+template <one_sequence_model Model, workspace_kind K>
+status try_logits(const Model& model, std::span<const token> x, workspace<Model, K>& ws) noexcept {
+    const input_report r = detail::inspect<Model>(x, "x");
+    if (r.code != status::ok)
+        return r.code;
+    detail::model_impl<Model>::logits(model, x, ws);
+    return status::ok;
+}
+
+template <one_sequence_model Model, workspace_kind K>
+status try_forward(const Model& model, std::span<const token> x, workspace<Model, K>& ws) noexcept {
+    const status s = try_logits(model, x, ws);
+    if (s == status::ok)
+        softmax_columns(ws.out, typename Model::value_type(1),
+                        mask_bidirectional{});  // P = softmax(W_u X)
+    return s;
+}
+
+template <one_sequence_model Model, workspace_kind K>
+output_view<Model> logits(const Model& model, std::span<const token> x, workspace<Model, K>& ws) {
+    detail::require_valid<Model>(detail::inspect<Model>(x, "x"));
+    detail::model_impl<Model>::logits(model, x, ws);
+    return detail::cview(ws.out);
+}
+
+template <one_sequence_model Model, workspace_kind K>
+output_view<Model> forward(const Model& model, std::span<const token> x, workspace<Model, K>& ws) {
+    logits(model, x, ws);
+    softmax_columns(ws.out, typename Model::value_type(1),
+                    mask_bidirectional{});  // P = softmax(W_u X)
+    return detail::cview(ws.out);
+}
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+template <one_sequence_model Model>
+output_view<Model> forward(const Model& model, std::span<const token> x) {
+    return forward(model, x, detail::thread_workspace<inference_workspace<Model>>());
+}
+#endif
+
+template <one_sequence_model Model>
+void backward(const Model& model, std::span<const token> x, training_workspace<Model>& ws,
+              Model& grads) noexcept {
+    TYPEFORMER_CHECK(
+        ws.out.cols() == x.size() && ws.scratch.dlogits.cols() == x.size(),
+        "backward: run logits(model, x, ws) and set ws.scratch.dlogits for this x first");
+    detail::model_impl<Model>::backward(model, x, ws, grads);
+}
+
+// ---- two sequences: EDTransformer (Algorithm 8), context z and primary x ----
+
+template <two_sequence_model Model, workspace_kind K>
+status try_logits(const Model& model, std::span<const token> z, std::span<const token> x,
+                  workspace<Model, K>& ws) noexcept {
+    const input_report r = detail::inspect_pair<Model>(z, x);
+    if (r.code != status::ok)
+        return r.code;
+    detail::model_impl<Model>::logits(model, z, x, ws);
+    return status::ok;
+}
+
+template <two_sequence_model Model, workspace_kind K>
+status try_forward(const Model& model, std::span<const token> z, std::span<const token> x,
+                   workspace<Model, K>& ws) noexcept {
+    const status s = try_logits(model, z, x, ws);
+    if (s == status::ok)
+        softmax_columns(ws.out, typename Model::value_type(1), mask_bidirectional{});
+    return s;
+}
+
+template <two_sequence_model Model, workspace_kind K>
+output_view<Model> logits(const Model& model, std::span<const token> z, std::span<const token> x,
+                          workspace<Model, K>& ws) {
+    detail::require_valid<Model>(detail::inspect_pair<Model>(z, x));
+    detail::model_impl<Model>::logits(model, z, x, ws);
+    return detail::cview(ws.out);
+}
+
+template <two_sequence_model Model, workspace_kind K>
+output_view<Model> forward(const Model& model, std::span<const token> z, std::span<const token> x,
+                           workspace<Model, K>& ws) {
+    logits(model, z, x, ws);
+    softmax_columns(ws.out, typename Model::value_type(1),
+                    mask_bidirectional{});  // 21: P = softmax(W_u X)
+    return detail::cview(ws.out);
+}
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+template <two_sequence_model Model>
+output_view<Model> forward(const Model& model, std::span<const token> z, std::span<const token> x) {
+    return forward(model, z, x, detail::thread_workspace<inference_workspace<Model>>());
+}
+#endif
+
+template <two_sequence_model Model>
+void backward(const Model& model, std::span<const token> z, std::span<const token> x,
+              training_workspace<Model>& ws, Model& grads) noexcept {
+    TYPEFORMER_CHECK(ws.out.cols() == x.size() && ws.scratch.dlogits.cols() == x.size() &&
+                         ws.Z[0].cols() == z.size(),
+                     "backward: run logits(model, z, x, ws) and set ws.scratch.dlogits first");
+    detail::model_impl<Model>::backward(model, z, x, ws, grads);
+}
+
+}  // namespace typeformer

@@ -1,0 +1,68 @@
+// Where a model's activations live: a workspace whose type, and size at l_max, follow from the
+// model's type. Nothing is allocated in forward or backward.
+//
+//   workspace<Model, Kind>          specialised by each model header (DTransformer, ...)
+//   training_workspace<Model>       one activation slot per layer (backward reads every layer's
+//                                   activations) + backward's scratch (dX, dlogits, the blocks'
+//                                   scratch), which all layers share
+//   inference_workspace<Model>      one slot, reused by every layer (the residual stream is
+//                                   updated in place, X ← X + …, as the pseudocode writes it)
+//
+// A training workspace also serves forward. On a host put workspaces on the heap once
+// (`auto ws = std::make_unique<tf::training_workspace<Model>>();`); on a microcontroller make them
+// static objects. The views that forward / logits return point into the workspace and stay valid
+// until the next call that uses it.
+#pragma once
+
+#include <cstddef>
+
+#include "../config.hpp"
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+#include <memory>
+#endif
+
+namespace typeformer {
+
+enum class workspace_kind { inference, training };
+
+template <class Model, workspace_kind Kind>
+struct workspace;  // each model header specialises it
+
+template <class Model>
+using training_workspace = workspace<Model, workspace_kind::training>;
+template <class Model>
+using inference_workspace = workspace<Model, workspace_kind::inference>;
+
+namespace detail {
+
+// The residual stream of a stack of `Layers` layers in a workspace of kind K:
+//   training   streams X[0..Layers]: layer l reads X[l], writes X[l+1] (every input kept)
+//   inference  one stream X[0], updated in place by every layer
+template <workspace_kind K, std::size_t Layers>
+struct stack_slots {
+    static constexpr bool training = K == workspace_kind::training;
+    static constexpr std::size_t activations = training ? Layers : 1;  // per-layer caches
+    static constexpr std::size_t streams = training ? Layers + 1 : 1;
+    static constexpr std::size_t slot(std::size_t l) noexcept { return training ? l : 0; }
+    static constexpr std::size_t input(std::size_t l) noexcept { return training ? l : 0; }
+    static constexpr std::size_t output(std::size_t l) noexcept { return training ? l + 1 : 0; }
+    static constexpr std::size_t last = training ? Layers : 0;  // the stack's output stream
+};
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+// The convenience overloads' workspace: one per workspace type and thread, allocated on first
+// use and kept until the thread ends. Views into it are valid until the next such call on the
+// same thread.
+template <class Workspace>
+Workspace& thread_workspace() {
+    thread_local std::unique_ptr<Workspace> ws;
+    if (!ws)
+        ws = std::make_unique<Workspace>();
+    return *ws;
+}
+#endif
+
+}  // namespace detail
+
+}  // namespace typeformer

@@ -1,0 +1,612 @@
+// Parameters θ as data: one generic walk over a model's named tensors.
+//
+// A model (and its gradient, which has the model's type) is a Boost.Hana struct:
+//
+//   struct layer_norm_params {
+//       BOOST_HANA_DEFINE_STRUCT(layer_norm_params, (vec_de, gamma), (vec_de, beta));
+//   };
+//
+// whose members are leaves (`vec<T, D>`, `mat<T, R, C>` with fixed dims), nested Hana
+// structs, or `std::array`s of either (repeated layers, named `layers.{l}`, 0-based).
+// The walk visits the leaves in declaration order and names them by their path:
+// `W_e`, `layers.0.ln1.gamma`, `layers.3.attn.W_q`, `ln_f.beta`. A member whose struct
+// declares `static constexpr bool flatten_params = true;` adds no component of its own
+// (a `token_embedding embedding` member holding W_e is named `W_e`, not `embedding.W_e`).
+//
+//   for_each_param(model, f)            f(param_name const&, leaf&)
+//   for_each_param(model, grads, f)     f(name, p, g), two same-typed objects in lockstep
+//   for_each_param_zip(f, a, b, c, ...) any number of same-typed objects in lockstep
+//   parameter_count<Model>              scalars (constexpr)
+//   parameter_tensor_count<Model>       leaves (constexpr)
+//   file_shape<Leaf>                    the leaf's shape in a weights file (the paper's)
+//   zero(x), init(model, seed), copy_params(src, dst), max_abs_diff(a, b), bit_equal(a, b)
+//
+// Shapes in files (row-major, the paper's matrix × column-vector convention):
+//   vec<D>                [|D|]
+//   vec<prod<A, B>>       [|A|, |B|]
+//   mat<R, C>             [|R|, |C|]
+//   mat<prod<A, B>, C>    [|A|, |B|, |C|]    e.g. W_q (H·d_attn, d_e) is [H, d_attn, d_e]
+//   mat<R, prod<A, B>>    [|R|, |A|·|B|]     a product in the column dim stays flat (W_o)
+// File element (r, c) in row-major order is mat(r, c); mat is column-major in memory.
+//
+// Core header: no heap, no exceptions, no RTTI, no iostream, no fmt.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <boost/hana/accessors.hpp>
+#include <boost/hana/concept/struct.hpp>
+#include <boost/hana/define_struct.hpp>
+#include <boost/hana/pair.hpp>
+#include <boost/hana/string.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include "config.hpp"
+#include "dim.hpp"
+#include "tensor.hpp"
+
+namespace typeformer {
+
+// ---- parameter names: a fixed-capacity string, built during the walk without allocation ----
+
+template <std::size_t Capacity>
+class basic_param_name {
+public:
+    static constexpr std::size_t capacity = Capacity;
+
+    constexpr basic_param_name() noexcept = default;
+
+    constexpr std::size_t size() const noexcept { return len_; }
+    constexpr bool empty() const noexcept { return len_ == 0; }
+    constexpr const char* c_str() const noexcept { return buf_; }
+    constexpr const char* data() const noexcept { return buf_; }
+    constexpr std::string_view view() const noexcept { return {buf_, len_}; }
+    constexpr operator std::string_view() const noexcept { return view(); }
+
+    // The last component: `W_q` for `layers.3.attn.W_q`.
+    constexpr std::string_view leaf() const noexcept {
+        const std::string_view v = view();
+        const auto dot = v.rfind('.');
+        return dot == std::string_view::npos ? v : v.substr(dot + 1);
+    }
+
+    friend constexpr bool operator==(const basic_param_name& a, std::string_view b) noexcept {
+        return a.view() == b;
+    }
+
+    // Building (the walk's job): push returns the old size, pop restores it.
+    constexpr std::size_t push_member(std::string_view member) noexcept {
+        const std::size_t old = len_;
+        if (len_ != 0) append(".");
+        append(member);
+        return old;
+    }
+    constexpr std::size_t push_index(std::size_t i) noexcept {
+        char digits[24]{};
+        std::size_t n = 0;
+        do {
+            digits[n++] = static_cast<char>('0' + i % 10);
+            i /= 10;
+        } while (i != 0);
+        char rev[24]{};
+        for (std::size_t k = 0; k < n; ++k) rev[k] = digits[n - 1 - k];
+        return push_member(std::string_view(rev, n));
+    }
+    constexpr void pop(std::size_t old_size) noexcept {
+        len_ = old_size;
+        buf_[len_] = '\0';
+    }
+
+private:
+    constexpr void append(std::string_view s) noexcept {
+        TYPEFORMER_CHECK(len_ + s.size() <= Capacity, "param_name: parameter name too long");
+        for (char ch : s) buf_[len_++] = ch;
+        buf_[len_] = '\0';
+    }
+
+    char buf_[Capacity + 1]{};
+    std::size_t len_ = 0;
+};
+
+// 128 characters hold `decoder.layers.11.cross_attn.W_q` four times over; the walk
+// static_asserts that every name of a model fits (max_param_name_length).
+using param_name = basic_param_name<128>;
+
+// ---- what a parameter leaf is ----
+
+namespace detail {
+template <class X>
+struct leaf_traits {
+    static constexpr bool is_leaf = false;
+};
+template <class T, class D>
+struct leaf_traits<vec<T, D>> {
+    static constexpr bool is_leaf = true;
+    static constexpr bool is_fixed = fixed_dimension<D>;
+    static constexpr bool is_matrix = false;
+};
+template <class T, class R, class C>
+struct leaf_traits<mat<T, R, C>> {
+    static constexpr bool is_leaf = true;
+    static constexpr bool is_fixed = fixed_dimension<R> && fixed_dimension<C>;
+    static constexpr bool is_matrix = true;
+};
+
+template <class X>
+inline constexpr bool is_std_array_v = false;
+template <class E, std::size_t N>
+inline constexpr bool is_std_array_v<std::array<E, N>> = true;
+
+template <class>
+inline constexpr bool dependent_false = false;
+}  // namespace detail
+
+// vec<T, D> or mat<T, R, C>; a parameter has fixed dims (the walk rejects bounded ones).
+template <class X>
+concept param_leaf = detail::leaf_traits<std::remove_cvref_t<X>>::is_leaf;
+
+// A Hana struct (BOOST_HANA_DEFINE_STRUCT or BOOST_HANA_ADAPT_STRUCT).
+template <class X>
+concept param_struct = boost::hana::Struct<std::remove_cvref_t<X>>::value;
+
+// A struct whose members are named as if they were its parent's: a member of such a type
+// adds no name component (`model.embedding.W_e` is saved as `W_e`). Opt in with a member
+// `static constexpr bool flatten_params = true;` or by specialising this variable.
+// The names of a model must stay unique (a file with a name twice does not load).
+template <class S>
+inline constexpr bool flatten_params = [] {
+    if constexpr (requires { S::flatten_params; })
+        return static_cast<bool>(S::flatten_params);
+    else
+        return false;
+}();
+
+// Number of scalars a leaf stores: its contiguous storage is data()[0, leaf_elements).
+template <param_leaf Leaf>
+inline constexpr std::size_t leaf_elements = sizeof(std::remove_cvref_t<Leaf>::elems) /
+                                             sizeof(std::remove_cvref_t<Leaf>::elems[0]);
+
+// ---- shapes in a weights file ----
+
+template <std::size_t Rank>
+struct tensor_shape {
+    static constexpr std::size_t rank = Rank;
+    std::array<std::size_t, Rank> dims{};
+
+    constexpr std::size_t operator[](std::size_t i) const noexcept { return dims[i]; }
+    constexpr std::size_t elements() const noexcept {
+        std::size_t n = 1;
+        for (std::size_t d : dims) n *= d;
+        return n;
+    }
+};
+
+namespace detail {
+// A product expands into its factors (recursively); any other dim is one axis.
+template <class D>
+struct dim_axes {
+    static constexpr std::size_t rank = 1;
+    static constexpr std::array<std::size_t, 1> dims{D::size};
+};
+template <class A, class B>
+struct dim_axes<prod<A, B>> {
+    static constexpr std::size_t rank = dim_axes<A>::rank + dim_axes<B>::rank;
+    static constexpr std::array<std::size_t, rank> dims = [] {
+        std::array<std::size_t, rank> r{};
+        std::size_t k = 0;
+        for (std::size_t d : dim_axes<A>::dims) r[k++] = d;
+        for (std::size_t d : dim_axes<B>::dims) r[k++] = d;
+        return r;
+    }();
+};
+
+template <class Leaf>
+struct file_shape_of;
+template <class T, class D>
+struct file_shape_of<vec<T, D>> {
+    static constexpr tensor_shape<dim_axes<D>::rank> value{dim_axes<D>::dims};
+};
+template <class T, class R, class C>
+struct file_shape_of<mat<T, R, C>> {
+    static constexpr std::size_t rank = dim_axes<R>::rank + 1;
+    static constexpr tensor_shape<rank> value = [] {
+        tensor_shape<rank> s{};
+        std::size_t k = 0;
+        for (std::size_t d : dim_axes<R>::dims) s.dims[k++] = d;
+        s.dims[k] = C::size;  // the column dim stays one axis, product or not
+        return s;
+    }();
+};
+}  // namespace detail
+
+// The leaf's shape in a file: `file_shape<decltype(W_q)>.dims == {H, d_attn, d_e}`.
+template <param_leaf Leaf>
+inline constexpr auto file_shape = detail::file_shape_of<std::remove_cvref_t<Leaf>>::value;
+
+// Element k of the file's row-major data is data()[file_to_storage_index<Leaf>(k)]:
+// k = r·|C| + c is mat(r, c) = data()[r + c·|R|]; a vec is stored as written.
+template <param_leaf Leaf>
+constexpr std::size_t file_to_storage_index(std::size_t k) noexcept {
+    using U = std::remove_cvref_t<Leaf>;
+    if constexpr (detail::leaf_traits<U>::is_matrix) {
+        constexpr std::size_t R = U::rows_dim::size, C = U::cols_dim::size;
+        return k / C + (k % C) * R;
+    } else {
+        return k;
+    }
+}
+template <param_leaf Leaf>
+constexpr std::size_t storage_to_file_index(std::size_t i) noexcept {
+    using U = std::remove_cvref_t<Leaf>;
+    if constexpr (detail::leaf_traits<U>::is_matrix) {
+        constexpr std::size_t R = U::rows_dim::size, C = U::cols_dim::size;
+        return (i % R) * C + i / R;
+    } else {
+        return i;
+    }
+}
+
+// ---- the walk ----
+
+namespace detail {
+namespace hana = boost::hana;
+
+template <class S, class Accessor>
+using member_t =
+    std::remove_cvref_t<decltype(hana::second(std::declval<Accessor>())(std::declval<S&>()))>;
+
+template <class U>
+constexpr void check_walkable() {
+    if constexpr (leaf_traits<U>::is_leaf) {
+        static_assert(leaf_traits<U>::is_fixed,
+                      "typeformer: a parameter has fixed dimensions only (a bounded length such "
+                      "as l_x<Max> belongs in a workspace, not in the parameters)");
+    } else if constexpr (!is_std_array_v<U> && !hana::Struct<U>::value) {
+        static_assert(dependent_false<U>,
+                      "typeformer: a parameter struct's members are vec/mat leaves, nested "
+                      "BOOST_HANA_DEFINE_STRUCT structs, or std::arrays of them");
+    }
+}
+
+template <class Name, class F, class X, class... Xs>
+constexpr void walk(Name& name, F& f, X& x, Xs&... xs);
+
+template <class Name, class F, class Accessor, class X, class... Xs>
+constexpr void walk_member(Name& name, F& f, Accessor acc, X& x, Xs&... xs) {
+    using M = member_t<std::remove_cvref_t<X>, Accessor>;
+    const std::size_t old = flatten_params<M> ? name.size() : name.push_member(hana::first(acc).c_str());
+    walk(name, f, hana::second(acc)(x), hana::second(acc)(xs)...);
+    name.pop(old);
+}
+
+template <class Name, class F, class X, class... Xs>
+constexpr void walk(Name& name, F& f, X& x, Xs&... xs) {
+    using U = std::remove_cvref_t<X>;
+    check_walkable<U>();
+    if constexpr (leaf_traits<U>::is_leaf) {
+        f(std::as_const(name), x, xs...);
+    } else if constexpr (is_std_array_v<U>) {
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const std::size_t old = name.push_index(i);
+            walk(name, f, x[i], xs[i]...);
+            name.pop(old);
+        }
+    } else if constexpr (hana::Struct<U>::value) {
+        hana::unpack(hana::accessors<U>(),
+                     [&](auto... acc) { (walk_member(name, f, acc, x, xs...), ...); });
+    }
+}
+
+// Type-level folds over the same structure (no object needed).
+struct type_stats {
+    std::size_t scalars = 0;
+    std::size_t tensors = 0;
+    std::size_t name_suffix = 0;  // longest ".a.b.c" below this node, with the leading dot
+};
+
+template <class U>
+constexpr type_stats stats_of() {
+    check_walkable<U>();
+    if constexpr (leaf_traits<U>::is_leaf) {
+        return {leaf_elements<U>, 1, 0};
+    } else if constexpr (is_std_array_v<U>) {
+        using E = typename U::value_type;
+        constexpr std::size_t N = std::tuple_size_v<U>;
+        type_stats e = stats_of<E>();
+        std::size_t digits = 1;
+        for (std::size_t n = N == 0 ? 0 : N - 1; n >= 10; n /= 10) ++digits;
+        return {N * e.scalars, N * e.tensors, 1 + digits + e.name_suffix};
+    } else if constexpr (!hana::Struct<U>::value) {
+        return {};  // check_walkable has reported it
+    } else {
+        return hana::unpack(hana::accessors<U>(), [](auto... acc) {
+            type_stats r{};
+            auto add = [&r](type_stats s, std::size_t name_len) {
+                r.scalars += s.scalars;
+                r.tensors += s.tensors;
+                const std::size_t n = 1 + name_len + s.name_suffix;
+                if (n > r.name_suffix) r.name_suffix = n;
+            };
+            auto add_member = [&add](auto a) {
+                using M = member_t<U, decltype(a)>;
+                if constexpr (flatten_params<M>) {
+                    const type_stats s = stats_of<M>();
+                    add({s.scalars, s.tensors, 0}, s.name_suffix == 0 ? 0 : s.name_suffix - 1);
+                } else {
+                    add(stats_of<M>(), std::string_view(hana::first(a).c_str()).size());
+                }
+            };
+            (add_member(acc), ...);
+            (void)add_member;  // a struct without members
+            return r;
+        });
+    }
+}
+}  // namespace detail
+
+// Scalars in a model: the sum of its leaves' sizes.
+template <class Model>
+inline constexpr std::size_t parameter_count = detail::stats_of<std::remove_cvref_t<Model>>().scalars;
+
+// Leaves (named tensors) in a model.
+template <class Model>
+inline constexpr std::size_t parameter_tensor_count =
+    detail::stats_of<std::remove_cvref_t<Model>>().tensors;
+
+// Longest parameter name the walk builds.
+template <class Model>
+inline constexpr std::size_t max_param_name_length = [] {
+    const std::size_t s = detail::stats_of<std::remove_cvref_t<Model>>().name_suffix;
+    return s == 0 ? 0 : s - 1;  // the root's members have no leading dot
+}();
+
+// f(name, leaf) for every leaf, in declaration order. A const model gives const leaves.
+template <class Model, class F>
+constexpr void for_each_param(Model&& model, F&& f) {
+    static_assert(max_param_name_length<Model> <= param_name::capacity,
+                  "typeformer: a parameter name is longer than param_name::capacity");
+    param_name name;
+    detail::walk(name, f, model);
+}
+
+// f(name, p, g) for two objects of the same type (model and gradients) in lockstep.
+template <class Model, class Grads, class F>
+    requires std::is_same_v<std::remove_cvref_t<Model>, std::remove_cvref_t<Grads>>
+constexpr void for_each_param(Model&& model, Grads&& grads, F&& f) {
+    static_assert(max_param_name_length<Model> <= param_name::capacity,
+                  "typeformer: a parameter name is longer than param_name::capacity");
+    param_name name;
+    detail::walk(name, f, model, grads);
+}
+
+// f(name, a_leaf, xs_leaf...) for any number of same-typed objects in lockstep
+// (an optimiser walks parameters, gradients and its moment estimates together).
+template <class F, class X, class... Xs>
+    requires(std::is_same_v<std::remove_cvref_t<X>, std::remove_cvref_t<Xs>> && ...)
+constexpr void for_each_param_zip(F&& f, X&& x, Xs&&... xs) {
+    static_assert(max_param_name_length<X> <= param_name::capacity,
+                  "typeformer: a parameter name is longer than param_name::capacity");
+    param_name name;
+    detail::walk(name, f, x, xs...);
+}
+
+// ---- a small deterministic PRNG: the same numbers on every platform ----
+//
+// std::normal_distribution is implementation-defined, so typeformer carries its own:
+// xoshiro256** (Blackman & Vigna) seeded by splitmix64, and Marsaglia's polar method
+// for normals. The polar method is computed so that every result is bit-identical on
+// any IEEE-754 binary64 platform evaluating at its own precision (FLT_EVAL_METHOD 0,
+// so not x87) without -ffast-math: the uniforms are exact integers, ln is a fixed
+// atanh series whose products never feed an addition unless they are exact (so FMA
+// contraction cannot change a bit), and the only libm call is sqrt (correctly rounded
+// by IEEE 754). The sampler is meant for initialisation, not for speed.
+namespace prng {
+
+constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// FNV-1a, 64-bit: a stable hash of a parameter name.
+constexpr std::uint64_t fnv1a64(std::string_view s) noexcept {
+    std::uint64_t h = 0xCBF29CE484222325ull;
+    for (char ch : s) {
+        h ^= static_cast<unsigned char>(ch);
+        h *= 0x100000001B3ull;
+    }
+    return h;
+}
+
+// xoshiro256**: a UniformRandomBitGenerator (usable with <random>, though its
+// distributions are implementation-defined).
+class xoshiro256ss {
+public:
+    using result_type = std::uint64_t;
+    static constexpr result_type min() noexcept { return 0; }
+    static constexpr result_type max() noexcept { return ~result_type{0}; }
+
+    constexpr explicit xoshiro256ss(std::uint64_t seed) noexcept {
+        for (auto& w : s_) w = splitmix64(seed);
+    }
+    constexpr result_type operator()() noexcept {
+        const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+        const std::uint64_t t = s_[1] << 17;
+        s_[2] ^= s_[0];
+        s_[3] ^= s_[1];
+        s_[1] ^= s_[2];
+        s_[0] ^= s_[3];
+        s_[2] ^= t;
+        s_[3] = std::rotl(s_[3], 45);
+        return result;
+    }
+
+private:
+    std::uint64_t s_[4]{};
+};
+
+namespace detail {
+constexpr double pow2(int e) noexcept {  // 2^e for -1022 ≤ e ≤ 1023, exact
+    return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + e) << 52);
+}
+
+// ln(n · 2^e) for 0 < n < 2^53, deterministic to the last bit (see above).
+inline double log_scaled(std::uint64_t n, int e) noexcept {
+    int k = static_cast<int>(std::bit_width(n));
+    double m = static_cast<double>(n) * pow2(-k);  // [0.5, 1), exact
+    if (m < 0.70710678118654752440) {
+        m *= 2.0;
+        --k;
+    }
+    // ln m = 2 atanh(y), y = (m − 1)/(m + 1), |y| ≤ 0.1716; 11 terms reach 2^-54.
+    const double y = (m - 1.0) / (m + 1.0);
+    const double y2 = y * y;
+    double term = y, sum = y;
+    for (int j = 1; j <= 11; ++j) {
+        term = term * y2;
+        sum = sum + term / static_cast<double>(2 * j + 1);
+    }
+    // (k + e)·ln 2 with ln 2 ≈ (LN2_HI + LN2_LO·2^-46)·2^-46: both integer products are
+    // exact below 2^53, so each term is an exact double and only their sum rounds.
+    constexpr std::int64_t LN2_HI = 48775896626292;  // round(ln 2 · 2^46)
+    constexpr std::int64_t LN2_LO = -9231015199942;  // round((ln 2 · 2^46 − LN2_HI) · 2^46)
+    const std::int64_t ke = k + e;
+    const double kln2 = static_cast<double>(ke * LN2_HI) * pow2(-46) +
+                        static_cast<double>(ke * LN2_LO) * pow2(-92);
+    return 2.0 * sum + kln2;
+}
+}  // namespace detail
+
+// Standard normal deviates by Marsaglia's polar method; each accepted pair yields two.
+class normal_sampler {
+public:
+    template <class Gen>
+    double operator()(Gen& gen) noexcept {
+        if (has_spare_) {
+            has_spare_ = false;
+            return spare_;
+        }
+        for (;;) {
+            const std::uint64_t r = gen();
+            constexpr std::int64_t half = std::int64_t{1} << 26;
+            const std::int64_t a = static_cast<std::int64_t>((r >> 37) & 0x7FFFFFF) - half;
+            const std::int64_t b = static_cast<std::int64_t>((r >> 10) & 0x7FFFFFF) - half;
+            const std::int64_t s_int = a * a + b * b;  // s = s_int · 2^-52, exact
+            if (s_int == 0 || s_int >= (std::int64_t{1} << 52)) continue;
+            const double s = static_cast<double>(s_int) * detail::pow2(-52);
+            const double ln_s = detail::log_scaled(static_cast<std::uint64_t>(s_int), -52);
+            const double f = std::sqrt(-2.0 * ln_s / s);
+            spare_ = (static_cast<double>(b) * detail::pow2(-26)) * f;
+            has_spare_ = true;
+            return (static_cast<double>(a) * detail::pow2(-26)) * f;
+        }
+    }
+
+private:
+    double spare_ = 0.0;
+    bool has_spare_ = false;
+};
+
+// The stream of one tensor: depends only on (seed, name), so adding or reordering
+// parameters leaves every other tensor's initial values unchanged.
+constexpr xoshiro256ss stream_for(std::uint64_t seed, std::string_view name) noexcept {
+    std::uint64_t s = seed;
+    const std::uint64_t a = splitmix64(s);
+    return xoshiro256ss(a ^ fnv1a64(name));
+}
+
+}  // namespace prng
+
+// ---- whole-model helpers ----
+
+// Sets every scalar of a model (or of one leaf) to zero.
+template <class X>
+constexpr void zero(X& x) noexcept {
+    for_each_param(x, [](const param_name&, auto& p) {
+        using T = typename std::remove_cvref_t<decltype(p)>::value_type;
+        T* d = p.data();
+        for (std::size_t i = 0; i < leaf_elements<decltype(p)>; ++i) d[i] = T(0);
+    });
+}
+
+struct init_options {
+    double std = 0.02;  // standard deviation of the weights
+};
+
+// The initial value rule, by the leaf's own name (the last component).
+enum class init_kind { normal, zeros, ones };
+constexpr init_kind init_kind_of(std::string_view leaf) noexcept {
+    if (leaf == "gamma") return init_kind::ones;
+    if (leaf == "beta" || leaf == "b" || leaf.starts_with("b_")) return init_kind::zeros;
+    return init_kind::normal;
+}
+
+// Weights ~ N(0, std²) (GPT-2's 0.02 by default), biases (`b_*`) and `beta` 0, `gamma` 1.
+// Deterministic and platform-independent: each weight tensor draws, in its file
+// (row-major) order, from prng::stream_for(seed, name) through prng::normal_sampler.
+template <class Model>
+void init(Model& model, std::uint64_t seed, init_options opt = {}) noexcept {
+    for_each_param(model, [&](const param_name& name, auto& p) {
+        using Leaf = std::remove_cvref_t<decltype(p)>;
+        using T = typename Leaf::value_type;
+        T* d = p.data();
+        constexpr std::size_t n = leaf_elements<Leaf>;
+        switch (init_kind_of(name.leaf())) {
+            case init_kind::ones:
+                for (std::size_t i = 0; i < n; ++i) d[i] = T(1);
+                break;
+            case init_kind::zeros:
+                for (std::size_t i = 0; i < n; ++i) d[i] = T(0);
+                break;
+            case init_kind::normal: {
+                auto gen = prng::stream_for(seed, name.view());
+                prng::normal_sampler normal;
+                for (std::size_t k = 0; k < n; ++k)
+                    d[file_to_storage_index<Leaf>(k)] = static_cast<T>(opt.std * normal(gen));
+                break;
+            }
+        }
+    });
+}
+
+// dst ← src, leaf by leaf.
+template <class Model>
+constexpr void copy_params(const Model& src, Model& dst) noexcept {
+    for_each_param(src, dst, [](const param_name&, const auto& s, auto& d) {
+        for (std::size_t i = 0; i < leaf_elements<decltype(s)>; ++i) d.data()[i] = s.data()[i];
+    });
+}
+
+// max |a − b| over every scalar (0 for identical models; NaN-propagating).
+template <class Model>
+double max_abs_diff(const Model& a, const Model& b) noexcept {
+    double m = 0.0;
+    for_each_param(a, b, [&m](const param_name&, const auto& x, const auto& y) {
+        for (std::size_t i = 0; i < leaf_elements<decltype(x)>; ++i) {
+            const double d = std::fabs(static_cast<double>(x.data()[i]) - static_cast<double>(y.data()[i]));
+            if (!(d <= m)) m = d;  // NaN wins
+        }
+    });
+    return m;
+}
+
+// Every scalar has the same bits in a and b.
+template <class Model>
+bool bit_equal(const Model& a, const Model& b) noexcept {
+    bool eq = true;
+    for_each_param(a, b, [&eq](const param_name&, const auto& x, const auto& y) {
+        if (std::memcmp(x.data(), y.data(), sizeof(x.elems)) != 0) eq = false;
+    });
+    return eq;
+}
+
+}  // namespace typeformer

@@ -1,0 +1,96 @@
+// Adam and AdamW (Kingma & Ba 2015; Loshchilov & Hutter 2019), with PyTorch's semantics.
+//
+//   adam_state<Model>      m, v (the model's type) and the step count t
+//   adam_options           {lr, beta1, beta2, eps, weight_decay, decay}
+//   adam_step(model, grads, state, options)
+//
+// The state is three times the model's size: on a host allocate it once on the heap,
+// like the model (`auto st = std::make_unique<tf::adam_state<Model>>();`, zeroed); on a
+// microcontroller make it a static object. adam_step allocates nothing.
+//
+// One step, element-wise, exactly as torch.optim.AdamW / torch.optim.Adam (PyTorch 1.13,
+// amsgrad=False, maximize=False) order the operations, in the parameters' precision:
+//   t ← t + 1
+//   θ ← θ·(1 − lr·λ)                          decoupled decay (AdamW, the default)
+//   g ← ∇ + λ·θ                               or L2 decay (torch.optim.Adam's weight_decay)
+//   m ← β1·m + (1 − β1)·g
+//   v ← β2·v + (1 − β2)·g²
+//   θ ← θ − (lr / (1 − β1^t)) · m / (√v / √(1 − β2^t) + ε)
+// With weight_decay = 0 (the default) both are plain Adam.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "../params.hpp"
+
+namespace typeformer {
+
+template <class Model>
+struct adam_state {
+    Model m{};                // first-moment estimates, the model's type
+    Model v{};                // second-moment estimates
+    std::uint64_t step = 0;   // t: completed steps
+};
+
+enum class weight_decay_mode {
+    decoupled,  // AdamW: θ ← θ(1 − lr·λ) before the Adam update (torch.optim.AdamW)
+    l2,         // Adam with an L2 term: g ← ∇ + λθ (torch.optim.Adam's weight_decay)
+};
+
+struct adam_options {
+    double lr = 1e-3;
+    double beta1 = 0.9;
+    double beta2 = 0.999;
+    double eps = 1e-8;
+    double weight_decay = 0.0;  // λ
+    weight_decay_mode decay = weight_decay_mode::decoupled;
+};
+
+// One Adam(W) step: θ is updated in place; m, v and t in `state`. grads is read only.
+template <class Model>
+void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
+               const adam_options& opt = {}) noexcept {
+    state.step += 1;
+    const double t = static_cast<double>(state.step);
+    // The per-step scalars in double (as PyTorch computes them in Python), then one
+    // rounding to the parameters' type.
+    const double bias_correction1 = 1.0 - std::pow(opt.beta1, t);
+    const double bias_correction2_sqrt = std::sqrt(1.0 - std::pow(opt.beta2, t));
+    const double step_size = opt.lr / bias_correction1;
+    const bool decoupled = opt.decay == weight_decay_mode::decoupled && opt.weight_decay != 0.0;
+    const bool l2 = opt.decay == weight_decay_mode::l2 && opt.weight_decay != 0.0;
+
+    for_each_param_zip(
+        [&](const param_name&, auto& p, const auto& g, auto& m, auto& v) {
+            using Leaf = std::remove_cvref_t<decltype(p)>;
+            using T = typename Leaf::value_type;
+            const T beta1 = static_cast<T>(opt.beta1), one_minus_beta1 = static_cast<T>(1.0 - opt.beta1);
+            const T beta2 = static_cast<T>(opt.beta2), one_minus_beta2 = static_cast<T>(1.0 - opt.beta2);
+            const T bc2_sqrt = static_cast<T>(bias_correction2_sqrt);
+            const T eps = static_cast<T>(opt.eps);
+            const T neg_step = static_cast<T>(-step_size);
+            const T lambda = static_cast<T>(opt.weight_decay);
+            const T keep = static_cast<T>(1.0 - opt.lr * opt.weight_decay);
+
+            T* __restrict theta = p.data();
+            const T* __restrict grad = g.data();
+            T* __restrict mp = m.data();
+            T* __restrict vp = v.data();
+            constexpr std::size_t n = leaf_elements<Leaf>;
+            if (decoupled)
+                for (std::size_t i = 0; i < n; ++i) theta[i] *= keep;
+            for (std::size_t i = 0; i < n; ++i) {
+                const T gi = l2 ? grad[i] + lambda * theta[i] : grad[i];
+                mp[i] = mp[i] * beta1 + one_minus_beta1 * gi;
+                vp[i] = vp[i] * beta2 + one_minus_beta2 * (gi * gi);
+                const T denom = std::sqrt(vp[i]) / bc2_sqrt + eps;
+                theta[i] += neg_step * (mp[i] / denom);
+            }
+        },
+        model, grads, state.m, state.v);
+}
+
+}  // namespace typeformer

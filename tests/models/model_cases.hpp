@@ -1,0 +1,204 @@
+// The checks every architecture's test runs:
+//   - against torch_models.py (PyTorch autograd, float64): the loss, P and EVERY parameter
+//     gradient, within 1e-9 (double) or 1e-4 (float), |a − b| / max(1, |b|) per entry; all
+//     cases of a test binary go to Python in one call (startup with torch is ~2 s);
+//   - against central finite differences of the whole model's loss, in double.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <unistd.h>
+
+#include "model_support.hpp"
+#include "support/finite_diff.hpp"
+
+namespace typeformer::testing {
+
+// ---- the three architectures behind one call shape ----
+
+template <class Model, class WS>
+auto call_loss_and_grad(const Model& m, const sequences& s, Model& grads, WS& ws) {
+    if constexpr (arch_of<Model>() == arch::ED)
+        return loss_and_grad(m, s.z, s.x, grads, ws);
+    else if constexpr (arch_of<Model>() == arch::E)
+        return loss_and_grad(m, s.x_tilde, s.x, grads, ws);
+    else
+        return loss_and_grad(m, s.x, grads, ws);
+}
+
+template <class Model, class WS>
+auto call_loss(const Model& m, const sequences& s, WS& ws) {
+    if constexpr (arch_of<Model>() == arch::ED)
+        return loss(m, s.z, s.x, ws);
+    else if constexpr (arch_of<Model>() == arch::E)
+        return loss(m, s.x_tilde, s.x, ws);
+    else
+        return loss(m, s.x, ws);
+}
+
+template <class Model, class WS>
+auto call_forward(const Model& m, const sequences& s, WS& ws) {
+    if constexpr (arch_of<Model>() == arch::ED)
+        return forward(m, s.z, s.x, ws);
+    else if constexpr (arch_of<Model>() == arch::E)
+        return forward(m, s.x_tilde, ws);
+    else
+        return forward(m, s.x, ws);
+}
+
+// ---- oracle cases ----
+
+struct oracle_case {
+    std::string name;
+    std::function<void(bundle&, const std::string&)> write;
+    std::function<void(const bundle&, const std::string&)> check;
+};
+
+inline double scalar_diff(double a, double b) {
+    return std::abs(a - b) / std::max(1.0, std::abs(b));
+}
+
+template <class Model>
+void check_against_oracle(const bundle& out, const std::string& pre, std::uint64_t seed,
+                          const sequences& s) {
+    using T = typename Model::value_type;
+    const double tol = std::is_same_v<T, double> ? 1e-9 : 1e-4;
+    auto model = random_model<Model>(seed);
+    auto grads = std::make_unique<Model>();  // zero
+    auto ws = std::make_unique<training_workspace<Model>>();
+    const double loss = static_cast<double>(call_loss_and_grad(*model, s, *grads, *ws));
+    ASSERT_TRUE(out.count(pre + "loss")) << "the oracle did not answer " << pre;
+    EXPECT_LE(scalar_diff(loss, out.at(pre + "loss").data.at(0)), tol)
+        << "loss " << loss << " vs torch " << out.at(pre + "loss").data.at(0);
+
+    // P through an inference workspace (one slot, in place): the other code path of forward.
+    auto iws = std::make_unique<inference_workspace<Model>>();
+    const auto P = call_forward(*model, s, *iws);
+    EXPECT_LE(leaf_diff(P, out.at(pre + "P")), tol) << "P";
+
+    std::size_t checked = 0;
+    for_each_named(
+        [&](const std::string& name, const auto& g) {
+            const auto it = out.find(pre + "grad." + name);
+            if (it == out.end()) {
+                ADD_FAILURE() << "no torch gradient for " << name;
+                return;
+            }
+            ++checked;
+            EXPECT_LE(leaf_diff(g, it->second), tol) << "gradient of " << name;
+        },
+        *grads);
+    std::size_t expected = 0;
+    for (const auto& [key, value] : out)
+        if (key.starts_with(pre + "grad."))
+            ++expected;
+    EXPECT_EQ(checked, expected) << "every parameter torch differentiates has a gradient here";
+    EXPECT_EQ(checked, parameter_tensor_count<Model>);
+}
+
+template <class Model>
+oracle_case make_case(std::string name, std::uint64_t seed, sequences s) {
+    return {std::move(name),
+            [seed, s](bundle& in, const std::string& pre) {
+                auto model = random_model<Model>(seed);
+                write_case(in, pre, *model, s);
+            },
+            [seed, s](const bundle& out, const std::string& pre) {
+                check_against_oracle<Model>(out, pre, seed, s);
+            }};
+}
+
+inline std::string case_prefix(std::size_t k) {
+    return "c" + std::to_string(k) + ".";
+}
+
+// The bytes of a file ("" if it cannot be read).
+inline std::string file_bytes(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+// Runs torch_models.py once on every case and keeps the answer (or the failure, so a broken
+// oracle fails every case without rerunning Python each time). CTest runs each case in its own
+// process, so the answer is also cached in the build directory under `name`, keyed by the exact
+// input bytes and the script's text: one Python call per binary, not one per case.
+inline const bundle& oracle_answers(const std::vector<oracle_case>& cases,
+                                    const std::string& name) {
+    struct answer {
+        bundle out;
+        std::string error;
+    };
+    static const answer a = [&] {
+        answer r;
+        try {
+            bundle in;
+            for (std::size_t k = 0; k < cases.size(); ++k)
+                cases[k].write(in, case_prefix(k));
+            in["ncases"] = scalar_array(static_cast<double>(cases.size()));
+            const std::string base = std::string(TYPEFORMER_TEST_BINARY_DIR) + "/oracle_" + name;
+            const std::string pid = std::to_string(::getpid());
+            write_bundle(base + ".in." + pid, in);
+            const std::string key =
+                file_bytes(std::string(TYPEFORMER_TESTS_DIR) + "/models/torch_models.py") +
+                file_bytes(base + ".in." + pid);
+            std::remove((base + ".in." + pid).c_str());
+            if (!key.empty() && file_bytes(base + ".key") == key) {
+                try {
+                    r.out = read_bundle(base + ".out");
+                    return r;
+                } catch (const std::exception&) {  // torn or missing: ask Python again
+                }
+            }
+            r.out = run_python("models/torch_models.py", in);
+            write_bundle(base + ".out." + pid, r.out);  // publish atomically: out, then its key
+            std::rename((base + ".out." + pid).c_str(), (base + ".out").c_str());
+            {
+                std::ofstream k(base + ".key." + pid, std::ios::binary);
+                k << key;
+            }
+            std::rename((base + ".key." + pid).c_str(), (base + ".key").c_str());
+        } catch (const std::exception& e) {
+            r.error = e.what();
+        }
+        return r;
+    }();
+    if (!a.error.empty())
+        throw std::runtime_error(a.error);
+    return a.out;
+}
+
+// ---- finite differences of the whole model ----
+
+template <class Model>
+void check_finite_differences(std::uint64_t seed, const sequences& s, double bound = 1e-6) {
+    static_assert(std::is_same_v<typename Model::value_type, double>);
+    auto model = random_model<Model>(seed);
+    auto grads = std::make_unique<Model>();
+    auto ws = std::make_unique<training_workspace<Model>>();
+    call_loss_and_grad(*model, s, *grads, *ws);
+    auto eval = std::make_unique<inference_workspace<Model>>();
+    auto f = [&] { return call_loss(*model, s, *eval); };
+    std::size_t entries = 0;
+    for_each_named(
+        [&](const std::string& name, auto& p, const auto& g) {
+            const fd_report r = check_gradient(p, g, f);
+            entries += r.entries;
+            EXPECT_LT(r.worst, bound) << name << ": " << r;
+        },
+        *model, *grads);
+    EXPECT_EQ(entries, parameter_count<Model>);
+}
+
+}  // namespace typeformer::testing
