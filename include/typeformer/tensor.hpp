@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 
 #include "config.hpp"
@@ -252,6 +253,37 @@ constexpr auto head_of_vec(B&& b, std::size_t h) noexcept {
     auto v = as_view(b);
     using E = std::remove_pointer_t<decltype(v.ptr)>;
     return vec_view<E, D>{v.ptr + h * D::size, D::size};
+}
+
+// [Y^1; …; Y^H] → the H blocks as (D, C) views: the split of Algorithm 5, line 3, without a copy.
+template <class Y>
+    requires matrix<std::remove_cvref_t<Y>> && is_prod_v<typename std::remove_cvref_t<Y>::rows_dim>
+constexpr auto split_heads(Y&& y) noexcept {
+    using P = typename std::remove_cvref_t<Y>::rows_dim;
+    std::array<decltype(head(y, 0)), P::outer::size> parts{};
+    for (std::size_t h = 0; h < P::outer::size; ++h) parts[h] = head(y, h);
+    return parts;
+}
+
+// What concat_heads needs: H blocks of D rows stack into H·D, and the column dims agree.
+template <class Parts, class Y>
+concept stacks_into =
+    std::is_same_v<prod<H<std::tuple_size_v<Parts>>, typename Parts::value_type::rows_dim>,
+                   typename Y::rows_dim> &&
+    std::is_same_v<typename Parts::value_type::cols_dim, typename Y::cols_dim>;
+
+// Y ← [Y^1; …; Y^H] (a copy, for blocks computed elsewhere); extents must agree.
+template <class Part, std::size_t Hn, class Y>
+    requires stacks_into<std::array<Part, Hn>, std::remove_cvref_t<Y>>
+constexpr void concat_heads(const std::array<Part, Hn>& parts, Y&& y) noexcept {
+    for (std::size_t h = 0; h < Hn; ++h) {
+        auto dst = head(y, h);
+        const auto& src = parts[h];
+        TYPEFORMER_CHECK(src.rows() == dst.rows() && src.cols() == dst.cols(),
+                         "concat_heads: a block's extents differ from its place in Y");
+        for (std::size_t j = 0; j < dst.cols(); ++j)
+            for (std::size_t i = 0; i < dst.rows(); ++i) dst(i, j) = src(i, j);
+    }
 }
 
 // ---- relabel: the one explicit way to change a dimension's meaning ----

@@ -323,9 +323,10 @@ void mlp_gradients_match_finite_differences(std::initializer_list<std::size_t> l
         const auto g0 = g;
         const auto dX0 = dX;
         typename Mlp::template cache<C> c;
+        typename Mlp::template scratch<C> s;
         auto loss = [&] { forward(p, X, Y, c); return fd::weighted_sum(R, Y); };
         loss();
-        backward(p, X, R, dX, g, c);
+        backward(p, X, R, dX, g, c, s);
         auto r = fd::check_gradient(X, added(dX, dX0), loss);
         EXPECT_LT(r.worst, fd_tol) << "dX " << r;
         r = fd::check_gradient(p.W_1, added(g.W_1, g0.W_1), loss);
@@ -648,8 +649,9 @@ void torch_mlp(double tol) {
         load(k + "W_1", p.W_1), load(k + "b_1", p.b_1), load(k + "W_2", p.W_2), load(k + "b_2", p.b_2);
         set_cols(Y, X.cols()), set_cols(dX, X.cols());
         typename Mlp::template cache<C> c;
+        typename Mlp::template scratch<C> s;
         forward(p, X, Y, c);
-        backward(p, X, R, dX, g, c);
+        backward(p, X, R, dX, g, c, s);
         expect_matches(Y, k + "Y", tol);
         expect_matches(dX, k + "dX", tol);
         expect_matches(g.W_1, k + "dW_1", tol);

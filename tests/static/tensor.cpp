@@ -197,3 +197,29 @@ static_assert([] {
 }());
 
 }  // namespace
+
+// ---- split_heads / concat_heads: the vertical stacking of Algorithm 5, line 3, both ways ----
+namespace split_concat {
+using Y_t = mat<float, prod<H<2>, d_mid<2>>, d_e<3>>;  // (H·d_mid, d_e)
+using part_t = mat_view<float, d_mid<2>, d_e<3>>;
+static_assert(std::is_same_v<decltype(split_heads(std::declval<Y_t&>())), std::array<part_t, 2>>);
+static_assert(std::is_same_v<decltype(split_heads(std::declval<const Y_t&>())),
+                             std::array<mat_view<const float, d_mid<2>, d_e<3>>, 2>>);
+static_assert([] {
+    Y_t Y{}, Y2{};
+    for (std::size_t j = 0; j < 3; ++j)
+        for (std::size_t i = 0; i < 4; ++i) Y(i, j) = float(10 * i + j);
+    auto parts = split_heads(Y);  // views, no copy: block 1 row 0 is Y's row 2
+    const bool views = parts[1](0, 2) == Y(2, 2) && &parts[1](0, 0) == &Y(2, 0);
+    concat_heads(parts, Y2);
+    bool same = true;
+    for (std::size_t j = 0; j < 3; ++j)
+        for (std::size_t i = 0; i < 4; ++i) same = same && Y2(i, j) == Y(i, j);
+    return views && same;
+}());
+template <class Parts, class Y>
+concept can_concat = requires(const Parts& p, Y& y) { concat_heads(p, y); };
+static_assert(can_concat<std::array<part_t, 2>, Y_t>);
+static_assert(!can_concat<std::array<part_t, 3>, Y_t>);  // three heads do not stack into H<2>
+static_assert(!can_concat<std::array<mat_view<float, d_attn<2>, d_e<3>>, 2>, Y_t>);  // d_attn ≠ d_mid
+}  // namespace split_concat

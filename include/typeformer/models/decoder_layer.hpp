@@ -59,6 +59,7 @@ struct decoder_layer {
         mat<T, d_e, Lx> dXt;
         typename attn_type::template scratch<Lx, Lx> self_attn;
         typename attn_type::template scratch<Lx, Lz> cross_attn;
+        typename mlp_type::template scratch<Lx> mlp;
     };
 };
 
@@ -98,7 +99,7 @@ template <class T, class cfg, class Lx, class Lz>
 void backward(const decoder_layer<T, cfg>& p,
               mat_view<const T, typename decoder_layer<T, cfg>::d_e, Lx> X,
               mat_view<const T, typename decoder_layer<T, cfg>::d_e, Lz> Z,
-              typename decoder_layer<T, cfg>::template activations<Lx, Lz>& a,
+              const typename decoder_layer<T, cfg>::template activations<Lx, Lz>& a,
               mat_view<T, typename decoder_layer<T, cfg>::d_e, Lx> dX,
               mat_view<T, typename decoder_layer<T, cfg>::d_e, Lz> dZ, decoder_layer<T, cfg>& g,
               typename decoder_layer<T, cfg>::template scratch<Lx, Lz>& s) noexcept {
@@ -108,7 +109,7 @@ void backward(const decoder_layer<T, cfg>& p,
     nn::backward(p.ln3, a.X_c, dX, s.dXt, g.ln3, a.ln3_cache);  // s.dXt = ∂X_c
     // 18: X_c = X_2 + mlp(X_2)
     copy(s.dXt, dX);
-    nn::backward(p.mlp, a.X_2, s.dXt, dX, g.mlp, a.mlp_cache);  // dX = ∂X_2
+    nn::backward(p.mlp, a.X_2, s.dXt, dX, g.mlp, a.mlp_cache, s.mlp);  // dX = ∂X_2
     // 17: X_2 = ln2(X_b)
     fill(s.dXt, T(0));
     nn::backward(p.ln2, a.X_b, dX, s.dXt, g.ln2, a.ln2_cache);  // s.dXt = ∂X_b

@@ -52,6 +52,7 @@ struct encoder_layer {
     struct scratch {
         mat<T, d_e, Len> dXt;  // ∂ before a layer norm
         typename attn_type::template scratch<Len, Len> attn;
+        typename mlp_type::template scratch<Len> mlp;
     };
 };
 
@@ -82,7 +83,7 @@ void forward(const encoder_layer<T, cfg, Act>& p,
 template <class T, class cfg, class Act, class Len>
 void backward(const encoder_layer<T, cfg, Act>& p,
               mat_view<const T, typename encoder_layer<T, cfg, Act>::d_e, Len> X,
-              typename encoder_layer<T, cfg, Act>::template activations<Len>& a,
+              const typename encoder_layer<T, cfg, Act>::template activations<Len>& a,
               mat_view<T, typename encoder_layer<T, cfg, Act>::d_e, Len> dX,
               encoder_layer<T, cfg, Act>& g,
               typename encoder_layer<T, cfg, Act>::template scratch<Len>& s) noexcept {
@@ -92,7 +93,7 @@ void backward(const encoder_layer<T, cfg, Act>& p,
     nn::backward(p.ln2, a.X_b, dX, s.dXt, g.ln2, a.ln2_cache);  // s.dXt = ∂X_b
     // 7: X_b = X_1 + mlp(X_1)  ⇒  ∂X_1 = ∂X_b + mlpᵀ(∂X_b)
     copy(s.dXt, dX);
-    nn::backward(p.mlp, a.X_1, s.dXt, dX, g.mlp, a.mlp_cache);
+    nn::backward(p.mlp, a.X_1, s.dXt, dX, g.mlp, a.mlp_cache, s.mlp);
     // 6: X_1 = ln1(X_a)
     fill(s.dXt, T(0));
     nn::backward(p.ln1, a.X_a, dX, s.dXt, g.ln1, a.ln1_cache);  // s.dXt = ∂X_a

@@ -50,6 +50,7 @@ struct gpt_layer {
     struct scratch {
         mat<T, d_e, Lx> dXt;  // ∂/∂X̃
         typename attn_type::template scratch<Lx, Lx> attn;
+        typename mlp_type::template scratch<Lx> mlp;
     };
 };
 
@@ -76,17 +77,16 @@ void forward(const gpt_layer<T, cfg>& p, mat_view<const T, typename gpt_layer<T,
 }
 
 // Backward of lines 8–5. dX holds ∂loss/∂X_out on entry and ∂loss/∂X on return; the parameter
-// gradients are accumulated (+=) into g. X is the forward's input, a its activations (the MLP's
-// are consumed: one backward per forward).
+// gradients are accumulated (+=) into g. X is the forward's input, a its activations.
 template <class T, class cfg, class Lx>
 void backward(const gpt_layer<T, cfg>& p, mat_view<const T, typename gpt_layer<T, cfg>::d_e, Lx> X,
-              typename gpt_layer<T, cfg>::template activations<Lx>& a,
+              const typename gpt_layer<T, cfg>::template activations<Lx>& a,
               mat_view<T, typename gpt_layer<T, cfg>::d_e, Lx> dX, gpt_layer<T, cfg>& g,
               typename gpt_layer<T, cfg>::template scratch<Lx>& s) noexcept {
     s.dXt.resize_cols(X.cols());
     // 8: X_out = X_mid + mlp(X̃₂)  ⇒  ∂X_mid = ∂X_out + ln2ᵀ(mlpᵀ(∂X_out))
     fill(s.dXt, T(0));
-    nn::backward(p.mlp, a.Xt2, dX, s.dXt, g.mlp, a.mlp_cache);
+    nn::backward(p.mlp, a.Xt2, dX, s.dXt, g.mlp, a.mlp_cache, s.mlp);
     nn::backward(p.ln2, a.X_mid, s.dXt, dX, g.ln2, a.ln2_cache);  // 7
     // 6: X_mid = X + MHAttention(X̃₁, X̃₁)  ⇒  ∂X = ∂X_mid + ln1ᵀ(attnᵀ(∂X_mid)); X̃₁ is both X and Z
     fill(s.dXt, T(0));

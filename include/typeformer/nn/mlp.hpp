@@ -5,12 +5,12 @@
 //   X, Y, dX, dY   (d_e, C)     C a sequence length such as l_x<256>
 //   W_1 (d_mlp, d_e)  b_1 (d_mlp)  W_2 (d_e, d_mlp)  b_2 (d_e)     the paper's W_mlp1, b_mlp1, W_mlp2, b_mlp2
 //   cache<C>       pre (d_mlp, C) = W_1 X + b_1 1ᵀ      act (d_mlp, C) = Act(pre)
+//   scratch<C>     dAct, d_pre (d_mlp, C)                backward's working memory
 //
 // Act is an activation type from nn/activation.hpp: relu (Algorithm 8), gelu (9, 10), gelu_tanh.
 //
-// Backward accumulates (+=) into dX and the gradients, and uses the cache's `act` as its
-// workspace (it holds dAct, then d pre, afterwards): no allocation, but one backward per
-// forward. `pre` is left intact.
+// Backward accumulates (+=) into dX and the gradients; like the attention blocks it reads a
+// const cache and works in a caller-owned scratch, which a model shares across its layers.
 #pragma once
 
 #include <boost/hana/define_struct.hpp>
@@ -37,7 +37,12 @@ struct mlp {
     template <dimension C>
     struct cache {
         mat<T, M, C> pre;  // (d_mlp, C) W_1 X + b_1 1ᵀ; backward needs Act′(pre)
-        mat<T, M, C> act;  // (d_mlp, C) Act(pre); backward's workspace afterwards
+        mat<T, M, C> act;  // (d_mlp, C) Act(pre); dW_2 needs it
+    };
+    template <dimension C>
+    struct scratch {
+        mat<T, M, C> dAct;   // (d_mlp, C) W_2ᵀ dY
+        mat<T, M, C> d_pre;  // (d_mlp, C) dAct ⊙ Act′(pre)
     };
 };
 
@@ -61,7 +66,6 @@ void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
 }
 
 // dX, dW_1, db_1, dW_2, db_2 += the gradient of the MLP (X is the forward's input).
-// Overwrites c.act (see the top of this file).
 template <class T, class E, class M, class Act, class Xt, class DYt, class DXt>
     requires matrix_operand<Xt> && matrix_operand<DYt> && matrix_operand<DXt> &&
              rows_are<detail::rows_of<Xt>, E> && rows_are<detail::rows_of<DYt>, E> &&
@@ -73,21 +77,20 @@ template <class T, class E, class M, class Act, class Xt, class DYt, class DXt>
              same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
 void backward(const mlp<T, E, M, Act>& p, const Xt& X, const DYt& dY, DXt&& dX,
               mlp<T, E, M, Act>& grads,
-              typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
+              const typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c,
+              typename mlp<T, E, M, Act>::template scratch<detail::cols_of<Xt>>& s) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
     TYPEFORMER_CHECK(c.act.cols() == Xv.cols(), "mlp backward: the cache is not from this X");
-    add_bias_grad(dY, grads.b_2);                   // db_2 += dY 1
-    matmul_add(dY, transpose(c.act), grads.W_2);    // dW_2 += dY · Actᵀ
-    matmul(transpose(p.W_2), dY, c.act);            // dAct = W_2ᵀ dY   (into the workspace)
-    vec<T, M> d_pre;                                // (d_mlp) one column of d pre
-    for (std::size_t t = 0; t < Xv.cols(); ++t) {   // d pre = dAct ⊙ Act′(pre)
-        fill(d_pre, T(0));
-        Act::backward(c.pre.col(t), c.act.col(t), d_pre);
-        copy(d_pre, c.act.col(t));
-    }
-    add_bias_grad(c.act, grads.b_1);                // db_1 += d pre 1
-    matmul_add(c.act, transpose(Xv), grads.W_1);    // dW_1 += d pre · Xᵀ
-    matmul_add(transpose(p.W_1), c.act, dX);        // dX += W_1ᵀ d pre
+    detail::set_length(s.dAct, Xv.cols());
+    detail::set_length(s.d_pre, Xv.cols());
+    add_bias_grad(dY, grads.b_2);                 // db_2 += dY 1
+    matmul_add(dY, transpose(c.act), grads.W_2);  // dW_2 += dY · Actᵀ
+    matmul(transpose(p.W_2), dY, s.dAct);         // dAct = W_2ᵀ dY
+    fill(s.d_pre, T(0));
+    Act::backward(c.pre, s.dAct, s.d_pre);        // d pre = dAct ⊙ Act′(pre)
+    add_bias_grad(s.d_pre, grads.b_1);            // db_1 += d pre 1
+    matmul_add(s.d_pre, transpose(Xv), grads.W_1);  // dW_1 += d pre · Xᵀ
+    matmul_add(transpose(p.W_1), s.d_pre, dX);      // dX += W_1ᵀ d pre
 }
 
 }  // namespace typeformer::nn
