@@ -75,7 +75,8 @@ public:
     constexpr std::string_view leaf() const noexcept {
         const std::string_view v = view();
         const auto dot = v.rfind('.');
-        return dot == std::string_view::npos ? v : v.substr(dot + 1);
+        // Not substr: its out-of-range throw would drag exception support into firmware.
+        return dot == std::string_view::npos ? v : std::string_view(v.data() + dot + 1, v.size() - dot - 1);
     }
 
     friend constexpr bool operator==(const basic_param_name& a, std::string_view b) noexcept {

@@ -33,8 +33,11 @@ struct vec_view {
 
     constexpr std::size_t size() const noexcept { return n; }
     constexpr T* data() const noexcept { return ptr; }
-    constexpr T& operator[](std::size_t i) const noexcept { return ptr[i]; }
-    constexpr T& operator()(std::size_t i) const noexcept { return ptr[i]; }
+    constexpr T& operator[](std::size_t i) const noexcept {
+        TYPEFORMER_DEBUG_CHECK(i < n, "vec_view: index past the extent");
+        return ptr[i];
+    }
+    constexpr T& operator()(std::size_t i) const noexcept { return (*this)[i]; }
     constexpr T* begin() const noexcept { return ptr; }
     constexpr T* end() const noexcept { return ptr + n; }
     constexpr operator vec_view<const T, D>() const noexcept
@@ -59,7 +62,10 @@ struct mat_view {
     constexpr std::size_t cols() const noexcept { return n_cols; }
     constexpr std::size_t stride() const noexcept { return ld; }
     constexpr T* data() const noexcept { return ptr; }
-    constexpr T& operator()(std::size_t i, std::size_t j) const noexcept { return ptr[i + j * ld]; }
+    constexpr T& operator()(std::size_t i, std::size_t j) const noexcept {
+        TYPEFORMER_DEBUG_CHECK(i < n_rows && j < n_cols, "mat_view: index past the extents");
+        return ptr[i + j * ld];
+    }
     // X[:, t]
     constexpr vec_view<T, R> col(std::size_t j) const noexcept { return {ptr + j * ld, n_rows}; }
     // X[:, 0:n] (n ≤ cols())
@@ -93,10 +99,16 @@ struct vec {
     }
     constexpr T* data() noexcept { return elems; }
     constexpr const T* data() const noexcept { return elems; }
-    constexpr T& operator[](std::size_t i) noexcept { return elems[i]; }
-    constexpr const T& operator[](std::size_t i) const noexcept { return elems[i]; }
-    constexpr T& operator()(std::size_t i) noexcept { return elems[i]; }
-    constexpr const T& operator()(std::size_t i) const noexcept { return elems[i]; }
+    constexpr T& operator[](std::size_t i) noexcept {
+        TYPEFORMER_DEBUG_CHECK(i < size(), "vec: index past the extent");
+        return elems[i];
+    }
+    constexpr const T& operator[](std::size_t i) const noexcept {
+        TYPEFORMER_DEBUG_CHECK(i < size(), "vec: index past the extent");
+        return elems[i];
+    }
+    constexpr T& operator()(std::size_t i) noexcept { return (*this)[i]; }
+    constexpr const T& operator()(std::size_t i) const noexcept { return (*this)[i]; }
     constexpr T* begin() noexcept { return elems; }
     constexpr T* end() noexcept { return elems + size(); }
     constexpr const T* begin() const noexcept { return elems; }
@@ -139,8 +151,12 @@ struct mat {
     }
     constexpr T* data() noexcept { return elems; }
     constexpr const T* data() const noexcept { return elems; }
-    constexpr T& operator()(std::size_t i, std::size_t j) noexcept { return elems[i + j * ld]; }
+    constexpr T& operator()(std::size_t i, std::size_t j) noexcept {
+        TYPEFORMER_DEBUG_CHECK(i < rows() && j < cols(), "mat: index past the extents");
+        return elems[i + j * ld];
+    }
     constexpr const T& operator()(std::size_t i, std::size_t j) const noexcept {
+        TYPEFORMER_DEBUG_CHECK(i < rows() && j < cols(), "mat: index past the extents");
         return elems[i + j * ld];
     }
     // X[:, t]

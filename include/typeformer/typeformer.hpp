@@ -7,8 +7,9 @@
 //   nn/                            Algorithms 1–7 as modules (embedding … unembedding)
 //   params                         the generic walk: names, init, zero, counts
 //   models/                        Algorithms 8–10: EDTransformer, ETransformer, DTransformer,
-//                                  their workspaces, forward / logits / backward, footprint
-//   train/                         Algorithms 11–13's losses (loss_and_grad), SGD, Adam(W)
+//                                  their workspaces, forward / logits / backward
+//   train/                         Algorithms 11–13's losses (loss_and_grad), SGD, Adam(W),
+//                                  footprint<Model> (bytes of a training or inference set-up)
 #pragma once
 
 #include "config.hpp"
@@ -32,11 +33,11 @@
 #include "models/dtransformer.hpp"
 #include "models/edtransformer.hpp"
 #include "models/etransformer.hpp"
-#include "models/footprint.hpp"
 #include "models/forward.hpp"
 #include "models/status.hpp"
 #include "models/workspace.hpp"
 
 #include "train/adam.hpp"
+#include "train/footprint.hpp"
 #include "train/loss.hpp"
 #include "train/sgd.hpp"

@@ -53,16 +53,6 @@ struct tiny_variants {
     static constexpr auto gelu = tf::gelu_kind::tanh;
 };
 
-template <class Model>
-void add_lengths(std::vector<oracle_case>& cases, const std::string& name, std::uint64_t seed) {
-    constexpr std::size_t l_max = Model::l_max::size;
-    constexpr std::size_t NV = Model::N_V::size;
-    for (std::size_t l : {std::size_t{1}, (l_max + 1) / 2, l_max}) {
-        cases.push_back(make_case<Model>(name + "_len" + std::to_string(l), seed,
-                                         sequences::D(random_tokens(l, NV, seed * 100 + l))));
-    }
-}
-
 const std::vector<oracle_case>& cases() {
     static const std::vector<oracle_case> all = [] {
         std::vector<oracle_case> c;
@@ -78,16 +68,14 @@ const std::vector<oracle_case>& cases() {
     return all;
 }
 
-class DTransformerVsTorch : public ::testing::TestWithParam<std::size_t> {};
+class DTransformerVsTorch : public oracle_test {};
 
 TEST_P(DTransformerVsTorch, LossPAndEveryGradient) {
-    const std::size_t k = GetParam();
-    cases()[k].check(oracle_answers(cases(), "dtransformer"), case_prefix(k));
+    check_oracle_case(cases(), "dtransformer", GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Algorithm10, DTransformerVsTorch,
-                         ::testing::Range(std::size_t{0}, cases().size()),
-                         [](const auto& info) { return cases()[info.param].name; });
+INSTANTIATE_TEST_SUITE_P(Algorithm10, DTransformerVsTorch, oracle_range(cases()),
+                         case_name(cases()));
 
 TEST(DTransformerGradients, MatchFiniteDifferences) {
     check_finite_differences<tf::DTransformer<double, tiny>>(11, sequences::D({1, 5, 0, 2}));

@@ -3,7 +3,6 @@
 // the primary x have different lengths in every case.
 #include <gtest/gtest.h>
 
-#include <utility>
 #include <vector>
 
 #include "model_cases.hpp"
@@ -45,21 +44,6 @@ struct tiny_variants {
     static constexpr auto positional = tf::positional_kind::sinusoidal;
 };
 
-template <class Model>
-void add_lengths(std::vector<oracle_case>& cases, const std::string& name, std::uint64_t seed) {
-    constexpr std::size_t l_max = Model::l_max::size;
-    constexpr std::size_t NV = Model::N_V::size;
-    constexpr std::size_t mid = (l_max + 1) / 2;
-    // (ℓ_z, ℓ_x): each of 1, a middle value and l_max for both, never equal
-    for (auto [lz, lx] : {std::pair{mid, std::size_t{1}}, std::pair{l_max, mid},
-                          std::pair{std::size_t{1}, l_max}}) {
-        auto s = sequences::ED(random_tokens(lz, NV, seed * 100 + lz),
-                               random_tokens(lx, NV, seed * 1000 + lx));
-        cases.push_back(make_case<Model>(
-            name + "_lz" + std::to_string(lz) + "_lx" + std::to_string(lx), seed, s));
-    }
-}
-
 const std::vector<oracle_case>& cases() {
     static const std::vector<oracle_case> all = [] {
         std::vector<oracle_case> c;
@@ -74,16 +58,14 @@ const std::vector<oracle_case>& cases() {
     return all;
 }
 
-class EDTransformerVsTorch : public ::testing::TestWithParam<std::size_t> {};
+class EDTransformerVsTorch : public oracle_test {};
 
 TEST_P(EDTransformerVsTorch, LossPAndEveryGradient) {
-    const std::size_t k = GetParam();
-    cases()[k].check(oracle_answers(cases(), "edtransformer"), case_prefix(k));
+    check_oracle_case(cases(), "edtransformer", GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Algorithm8, EDTransformerVsTorch,
-                         ::testing::Range(std::size_t{0}, cases().size()),
-                         [](const auto& info) { return cases()[info.param].name; });
+INSTANTIATE_TEST_SUITE_P(Algorithm8, EDTransformerVsTorch, oracle_range(cases()),
+                         case_name(cases()));
 
 TEST(EDTransformerGradients, MatchFiniteDifferences) {
     check_finite_differences<tf::EDTransformer<double, tiny>>(

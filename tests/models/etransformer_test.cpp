@@ -3,7 +3,6 @@
 // differences. W_u is (N_V, d_f), the fix of the paper's shape slip (docs/algorithms.md).
 #include <gtest/gtest.h>
 
-#include <random>
 #include <vector>
 
 #include "model_cases.hpp"
@@ -47,29 +46,6 @@ struct tiny_variants {
     static constexpr auto gelu = tf::gelu_kind::tanh;
 };
 
-// Algorithm 12, lines 4–6: x̃[t] ← mask_token with probability p_mask, else x[t]; position 0 is
-// always masked so that every case has a loss.
-sequences masked(std::size_t l, std::size_t n_v, std::uint64_t seed, double p_mask = 0.4) {
-    sequences s;
-    s.x = random_tokens(l, n_v, seed);
-    s.x_tilde = s.x;
-    std::mt19937_64 rng(seed + 1);
-    std::bernoulli_distribution coin(p_mask);
-    for (std::size_t t = 0; t < l; ++t)
-        if (t == 0 || coin(rng))
-            s.x_tilde[t] = static_cast<tf::token>(n_v - 3);  // mask_token (0-based)
-    return s;
-}
-
-template <class Model>
-void add_lengths(std::vector<oracle_case>& cases, const std::string& name, std::uint64_t seed) {
-    constexpr std::size_t l_max = Model::l_max::size;
-    constexpr std::size_t NV = Model::N_V::size;
-    for (std::size_t l : {std::size_t{1}, (l_max + 1) / 2, l_max})
-        cases.push_back(make_case<Model>(name + "_len" + std::to_string(l), seed,
-                                         masked(l, NV, seed * 100 + l)));
-}
-
 const std::vector<oracle_case>& cases() {
     static const std::vector<oracle_case> all = [] {
         std::vector<oracle_case> c;
@@ -93,16 +69,14 @@ const std::vector<oracle_case>& cases() {
     return all;
 }
 
-class ETransformerVsTorch : public ::testing::TestWithParam<std::size_t> {};
+class ETransformerVsTorch : public oracle_test {};
 
 TEST_P(ETransformerVsTorch, LossPAndEveryGradient) {
-    const std::size_t k = GetParam();
-    cases()[k].check(oracle_answers(cases(), "etransformer"), case_prefix(k));
+    check_oracle_case(cases(), "etransformer", GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Algorithm9, ETransformerVsTorch,
-                         ::testing::Range(std::size_t{0}, cases().size()),
-                         [](const auto& info) { return cases()[info.param].name; });
+INSTANTIATE_TEST_SUITE_P(Algorithm9, ETransformerVsTorch, oracle_range(cases()),
+                         case_name(cases()));
 
 TEST(ETransformerGradients, MatchFiniteDifferences) {
     check_finite_differences<tf::ETransformer<double, tiny>>(

@@ -3,6 +3,8 @@
 //     gradient, within 1e-9 (double) or 1e-4 (float), |a − b| / max(1, |b|) per entry; all
 //     cases of a test binary go to Python in one call (startup with torch is ~2 s);
 //   - against central finite differences of the whole model's loss, in double.
+// and the cases they run on: add_lengths<Model>(cases, name, seed) for the lengths 1, a middle
+// value and l_max; oracle_test, check_oracle_case and case_name for the parameterised suite.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,9 +16,11 @@
 #include <functional>
 #include <iterator>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -88,6 +92,14 @@ void check_against_oracle(const bundle& out, const std::string& pre, std::uint64
     const auto P = call_forward(*model, s, *iws);
     EXPECT_LE(leaf_diff(P, out.at(pre + "P")), tol) << "P";
 
+    // Each gradient's error is relative to its own largest entry, but never to less than 1% of
+    // the largest gradient entry in the model: a tensor whose gradient is a hundred times
+    // smaller than the model's collects float rounding from the larger terms it is computed
+    // from (seen in a deep decoder's last self-attention W_q), so its own scale alone would
+    // measure float's conditioning, not our arithmetic. Double is held to the same rule.
+    double model_scale = 0;
+    for (const auto& [key, value] : out)
+        if (key.starts_with(pre + "grad.")) model_scale = std::max(model_scale, max_abs(value.data));
     std::size_t checked = 0;
     for_each_named(
         [&](const std::string& name, const auto& g) {
@@ -97,7 +109,9 @@ void check_against_oracle(const bundle& out, const std::string& pre, std::uint64
                 return;
             }
             ++checked;
-            EXPECT_LE(leaf_diff(g, it->second), tol) << "gradient of " << name;
+            const double scale =
+                std::max(reference_scale(out, pre + "grad." + name), 1e-2 * model_scale);
+            EXPECT_LE(leaf_diff(g, it->second, scale), tol) << "gradient of " << name;
         },
         *grads);
     std::size_t expected = 0;
@@ -120,14 +134,14 @@ oracle_case make_case(std::string name, std::uint64_t seed, sequences s) {
             }};
 }
 
-inline std::string case_prefix(std::size_t k) {
-    return "c" + std::to_string(k) + ".";
-}
-
 // The bytes of a file ("" if it cannot be read).
 inline std::string file_bytes(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+inline std::string case_prefix(std::size_t k) {
+    return "c" + std::to_string(k) + ".";
 }
 
 // Runs torch_models.py once on every case and keeps the answer (or the failure, so a broken
@@ -177,6 +191,71 @@ inline const bundle& oracle_answers(const std::vector<oracle_case>& cases,
     if (!a.error.empty())
         throw std::runtime_error(a.error);
     return a.out;
+}
+
+// One suite of oracle cases, a test per case: TEST_P(Suite, …) { check_oracle_case(cases(),
+// "oracle name", GetParam()); }, INSTANTIATE_TEST_SUITE_P(…, Suite, oracle_range(cases()),
+// case_name(cases())).
+class oracle_test : public ::testing::TestWithParam<std::size_t> {};
+
+inline auto oracle_range(const std::vector<oracle_case>& cases) {
+    return ::testing::Range(std::size_t{0}, cases.size());
+}
+
+// The test of case k is named after it.
+inline auto case_name(const std::vector<oracle_case>& cases) {
+    return [&cases](const ::testing::TestParamInfo<std::size_t>& info) {
+        return cases[info.param].name;
+    };
+}
+
+// Every case goes to torch_models.py in one call (cached, see oracle_answers); then case k's check.
+inline void check_oracle_case(const std::vector<oracle_case>& cases, const std::string& name,
+                              std::size_t k) {
+    cases[k].check(oracle_answers(cases, name), case_prefix(k));
+}
+
+// ---- the cases: random tokens of the lengths 1, a middle value and l_max ----
+
+// Algorithm 12, lines 4–6: x̃[t] ← mask_token with probability p_mask, else x[t]; position 0 is
+// always masked so that every case has a loss.
+inline sequences masked(std::size_t l, std::size_t n_v, std::uint64_t seed, double p_mask = 0.4) {
+    sequences s;
+    s.x = random_tokens(l, n_v, seed);
+    s.x_tilde = s.x;
+    std::mt19937_64 rng(seed + 1);
+    std::bernoulli_distribution coin(p_mask);
+    for (std::size_t t = 0; t < l; ++t)
+        if (t == 0 || coin(rng))
+            s.x_tilde[t] = static_cast<token>(n_v - 3);  // mask_token (0-based)
+    return s;
+}
+
+// Three cases of Model with weights from seed: ℓ ∈ {1, (l_max + 1) / 2, l_max}, named
+// name_len{ℓ} (D: x; E: x and its masked x̃). ED: (ℓ_z, ℓ_x) pairs of those lengths, never equal,
+// named name_lz{ℓ_z}_lx{ℓ_x}.
+template <class Model>
+void add_lengths(std::vector<oracle_case>& cases, const std::string& name, std::uint64_t seed) {
+    constexpr std::size_t l_max = Model::l_max::size;
+    constexpr std::size_t NV = Model::N_V::size;
+    constexpr std::size_t mid = (l_max + 1) / 2;
+    if constexpr (arch_of<Model>() == arch::ED) {
+        for (auto [lz, lx] : {std::pair{mid, std::size_t{1}}, std::pair{l_max, mid},
+                              std::pair{std::size_t{1}, l_max}}) {
+            auto s = sequences::ED(random_tokens(lz, NV, seed * 100 + lz),
+                                   random_tokens(lx, NV, seed * 1000 + lx));
+            cases.push_back(make_case<Model>(
+                name + "_lz" + std::to_string(lz) + "_lx" + std::to_string(lx), seed, s));
+        }
+    } else {
+        for (std::size_t l : {std::size_t{1}, mid, l_max}) {
+            const std::uint64_t tokens_seed = seed * 100 + l;
+            cases.push_back(make_case<Model>(
+                name + "_len" + std::to_string(l), seed,
+                arch_of<Model>() == arch::E ? masked(l, NV, tokens_seed)
+                                            : sequences::D(random_tokens(l, NV, tokens_seed))));
+        }
+    }
 }
 
 // ---- finite differences of the whole model ----

@@ -178,13 +178,14 @@ void write_case(bundle& in, const std::string& pre, const Model& model, const se
         model);
 }
 
-// Largest |a − b| / max(1, |b|) between a leaf and an oracle array of the same shape.
+// Norm-wise relative error between a leaf and an oracle array of the same shape (see
+// max_rel_diff); `scale` defaults to the reference's largest entry.
 template <class Leaf>
-double leaf_diff(const Leaf& leaf, const array& ref) {
+double leaf_diff(const Leaf& leaf, const array& ref, double scale = -1) {
     const array mine = to_array(leaf);
     if (mine.data.size() != ref.data.size())
         return 1e300;
-    return max_rel_diff(mine.data, ref.data);
+    return max_rel_diff(mine.data, ref.data, scale);
 }
 
 }  // namespace typeformer::testing

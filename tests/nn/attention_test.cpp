@@ -391,7 +391,10 @@ void expect_oracle_agrees(bundle& in, const bundle& ours, int n_cases, double to
         auto it = ref.find(name);
         ASSERT_NE(it, ref.end()) << name;
         EXPECT_EQ(it->second.shape, a.shape) << name;
-        EXPECT_LE(tf::testing::max_rel_diff(a.data, it->second.data), tol) << name;
+        EXPECT_LE(tf::testing::max_rel_diff(a.data, it->second.data,
+                                            tf::testing::reference_scale(ref, name)),
+                  tol)
+            << name;
     }
 }
 

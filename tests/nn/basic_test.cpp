@@ -221,8 +221,9 @@ TEST_F(EmbeddingDeathTest, PreconditionsFailLoudly) {
     x.assign(3, 0);
     EXPECT_DEATH(embed(te, pe, x, X, 15), "position >= l_max");
     EXPECT_DEATH((void)nn::embed_token(te, V::size), "token id >= N_V");
-    embed(te, se, x, X, 15);  // sinusoidal: any position
-    SUCCEED();
+    embed(te, se, x, X, 15);  // sinusoidal: any position, here 15…17 past l_max
+    for (std::size_t i = 0; i < E::size; ++i)  // column 2 is token 0 at 0-based position 17
+        EXPECT_FLOAT_EQ(X(i, 2), te.W_e(i, 0) + static_cast<float>(se.value(i, 17)));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -160,15 +160,43 @@ void from_array(const array& a, M&& m) {
     }
 }
 
-// Largest |a − b| / max(1, |b|) over two equally long sequences.
-inline double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+// The largest |entry| of a reference: the scale its errors are measured against.
+inline double max_abs(const std::vector<double>& b) {
+    double m = 0;
+    for (double v : b) m = std::max(m, std::abs(v));
+    return m;
+}
+
+// Relative error of a tensor against its reference, norm-wise:
+//     max_i |a_i − b_i| / max(scale, 1e-12),   scale = max_i |b_i| by default.
+// The largest entry of the reference sets the scale, so the error stays relative for tensors
+// whose entries are all small (probabilities over a vocabulary, gradients), unlike
+// |a − b| / max(1, |b|). A tensor that is zero in exact arithmetic has no scale of its own; its
+// caller passes the scale of the terms whose rounding it collects (see reference_scale).
+inline double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b,
+                           double scale = -1) {
     if (a.size() != b.size()) return 1e300;
+    if (scale < 0) scale = max_abs(b);
     double worst = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
-        const double d = std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i]));
+        const double d = std::abs(a[i] - b[i]);
+        if (std::isnan(d)) return 1e300;
         worst = std::max(worst, d);
     }
-    return worst;
+    return worst / std::max(scale, 1e-12);
+}
+
+// The scale for the reference array `name` of a bundle. The key bias's gradient (a name ending
+// in `b_k`) is zero in exact arithmetic: adding the same q·b_k to every score of a softmax
+// column changes nothing. What both implementations return is rounding noise of the products
+// that also make up W_k's gradient, so its error is measured against that gradient's scale.
+inline double reference_scale(const bundle& ref, const std::string& name) {
+    if (name.size() >= 3 && name.compare(name.size() - 3, 3, "b_k") == 0) {
+        const auto it = ref.find(name.substr(0, name.size() - 3) + "W_k");
+        if (it != ref.end()) return max_abs(it->second.data);
+    }
+    const auto it = ref.find(name);
+    return it == ref.end() ? 1.0 : max_abs(it->second.data);
 }
 
 }  // namespace typeformer::testing

@@ -33,8 +33,7 @@ struct decoder_layer {
     using traits = config_traits<cfg>;
     using d_e = typename traits::d_e;
     using norm_type = detail::norm_of<T, cfg, d_e>;
-    using attn_type = nn::MHAttention<T, d_e, d_e, typename traits::d_attn, typename traits::d_mid,
-                                      d_e, typename traits::H>;
+    using attn_type = detail::attention_of<T, cfg>;
     using mlp_type = nn::mlp<T, d_e, typename traits::d_mlp, nn::relu>;
     BOOST_HANA_DEFINE_STRUCT(decoder_layer, (attn_type, self_attn), (norm_type, ln1),
                              (attn_type, cross_attn), (norm_type, ln2), (mlp_type, mlp),

@@ -30,6 +30,7 @@
 #include "config.hpp"
 #include "forward.hpp"
 #include "gpt_layer.hpp"
+#include "stack.hpp"
 #include "workspace.hpp"
 
 namespace typeformer {
@@ -84,8 +85,7 @@ struct workspace<DTransformer<T, cfg>, K> {
     mat<T, d_e, l_x> Xt;  // 10: X̃ = ln_f(X)
     typename model_type::norm_type::template cache<l_x> ln_f_cache;
     mat<T, N_V, l_x> out;  // 11: W_u X̃, or P after forward
-    [[no_unique_address]] std::conditional_t<slots::training, backward_scratch, detail::nothing>
-        scratch;
+    [[no_unique_address]] detail::training_only<K, backward_scratch> scratch;
 };
 
 namespace detail {
@@ -99,16 +99,11 @@ struct model_impl<DTransformer<T, cfg>> {
                        workspace<model_type, K>& ws) noexcept {
         using S = stack_slots<K, model_type::L>;
         constexpr T eps = eps_of<T, cfg>;
-        // 1: ℓ ← length(x)
+        // 1: ℓ ← length(x);  2–3: for t ∈ [ℓ]: e_t ← W_e[:, x[t]] + W_p[:, t];  X ← [e_1, … e_ℓ]
         const std::size_t l = x.size();
-        for (auto& X : ws.X)
-            X.resize_cols(l);
-        // 2–3: for t ∈ [ℓ]: e_t ← W_e[:, x[t]] + W_p[:, t];  X ← [e_1, e_2, … e_ℓ]
-        nn::embed(m.embedding, m.positional, x, ws.X[0]);
+        embed_sequence(m, x, ws.X);
         // 4: for l = 1, 2, …, L   (5–8: models/gpt_layer.hpp)
-        for (std::size_t i = 0; i < model_type::L; ++i)
-            typeformer::forward(m.layers[i], cview(ws.X[S::input(i)]), ws.X[S::output(i)].view(),
-                                ws.layers[S::slot(i)], eps);
+        forward_stack<K>(m.layers, ws.X, ws.layers, eps);
         // 10: for t ∈ [ℓ]: X[:, t] ← layer_norm(X[:, t] | γ, β)
         ws.Xt.resize_cols(l);
         nn::forward(m.ln_f, ws.X[S::last], ws.Xt, ws.ln_f_cache, eps);
@@ -133,11 +128,9 @@ struct model_impl<DTransformer<T, cfg>> {
         fill(s.dX, T(0));
         nn::backward(m.ln_f, ws.X[S::last], s.dXt, s.dX, grads.ln_f, ws.ln_f_cache);
         // 4: l = L, …, 1   (8–5: models/gpt_layer.hpp)
-        for (std::size_t i = model_type::L; i-- > 0;)
-            typeformer::backward(m.layers[i], cview(ws.X[S::input(i)]), ws.layers[S::slot(i)],
-                                 s.dX.view(), grads.layers[i], s.layer);
+        backward_stack(m.layers, ws.X, ws.layers, s.dX, grads.layers, s.layer);
         // 2: dW_e[:, x[t]] += dX[:, t], dW_p[:, t] += dX[:, t]
-        nn::embed_backward(m.embedding, m.positional, x, s.dX, grads.embedding, grads.positional);
+        embed_sequence_backward(m, x, s.dX, grads);
     }
 };
 

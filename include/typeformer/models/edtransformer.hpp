@@ -33,6 +33,7 @@
 #include "decoder_layer.hpp"
 #include "encoder_layer.hpp"
 #include "forward.hpp"
+#include "stack.hpp"
 #include "workspace.hpp"
 
 namespace typeformer {
@@ -109,8 +110,7 @@ struct workspace<EDTransformer<T, cfg>, K> {
     std::array<typename decoder_layer_type::template activations<l_x, l_z>, dec_slots::activations>
         decoder;
     mat<T, N_V, l_x> out;  // 21: W_u X, or P after forward
-    [[no_unique_address]] std::conditional_t<enc_slots::training, backward_scratch, detail::nothing>
-        scratch;
+    [[no_unique_address]] detail::training_only<K, backward_scratch> scratch;
 };
 
 namespace detail {
@@ -126,30 +126,20 @@ struct model_impl<EDTransformer<T, cfg>> {
         using SX = stack_slots<K, model_type::L_dec>;
         constexpr T eps = eps_of<T, cfg>;
         // Encode the context sequence:
-        // 1: ℓ_z ← length(z)
-        const std::size_t l_z = z.size();
-        for (auto& Z : ws.Z)
-            Z.resize_cols(l_z);
-        // 2–3: for t ∈ [ℓ_z]: e_t ← W_e[:, z[t]] + W_p[:, t];  Z ← [e_1, e_2, … e_ℓ_z]
-        nn::embed(m.embedding, m.positional, z, ws.Z[0]);
+        // 1: ℓ_z ← length(z);  2–3: for t ∈ [ℓ_z]: e_t ← W_e[:, z[t]] + W_p[:, t];  Z ← [e_1, …]
+        embed_sequence(m, z, ws.Z);
         // 4: for l = 1, 2, …, L_enc   (5–8: models/encoder_layer.hpp)
-        for (std::size_t i = 0; i < model_type::L_enc; ++i)
-            typeformer::forward(m.encoder.layers[i], cview(ws.Z[SZ::input(i)]),
-                                ws.Z[SZ::output(i)].view(), ws.encoder[SZ::slot(i)], eps);
+        forward_stack<K>(m.encoder.layers, ws.Z, ws.encoder, eps);
         const auto Z = cview(ws.Z[SZ::last]);
         // Decode the primary sequence, conditioning on the context:
-        // 10: ℓ_x ← length(x)
-        const std::size_t l_x = x.size();
-        for (auto& X : ws.X)
-            X.resize_cols(l_x);
-        // 11–12: for t ∈ [ℓ_x]: e_t ← W_e[:, x[t]] + W_p[:, t];  X ← [e_1, e_2, … e_ℓ_x]
-        nn::embed(m.embedding, m.positional, x, ws.X[0]);
+        // 10: ℓ_x ← length(x);  11–12: for t ∈ [ℓ_x]: e_t ← W_e[:, x[t]] + W_p[:, t];  X ← [e_1, …]
+        embed_sequence(m, x, ws.X);
         // 13: for l = 1, 2, …, L_dec   (14–19: models/decoder_layer.hpp)
         for (std::size_t i = 0; i < model_type::L_dec; ++i)
             typeformer::forward(m.decoder.layers[i], cview(ws.X[SX::input(i)]), Z,
                                 ws.X[SX::output(i)].view(), ws.decoder[SX::slot(i)], eps);
         // 21: return P = softmax(W_u X); the logits here, the softmax in forward()
-        ws.out.resize_cols(l_x);
+        ws.out.resize_cols(x.size());
         unembed(m, ws.X[SX::last], ws.out);
     }
 
@@ -173,14 +163,11 @@ struct model_impl<EDTransformer<T, cfg>> {
                                  ws.decoder[SX::slot(i)], s.dX.view(), s.dZ.view(),
                                  grads.decoder.layers[i], s.decoder);
         // 11: dW_e[:, x[t]] += dX[:, t], dW_p[:, t] += dX[:, t]
-        nn::embed_backward(m.embedding, m.positional, x, s.dX, grads.embedding, grads.positional);
+        embed_sequence_backward(m, x, s.dX, grads);
         // 4: l = L_enc, …, 1   (8–5)
-        for (std::size_t i = model_type::L_enc; i-- > 0;)
-            typeformer::backward(m.encoder.layers[i], cview(ws.Z[SZ::input(i)]),
-                                 ws.encoder[SZ::slot(i)], s.dZ.view(), grads.encoder.layers[i],
-                                 s.encoder);
+        backward_stack(m.encoder.layers, ws.Z, ws.encoder, s.dZ, grads.encoder.layers, s.encoder);
         // 2: dW_e[:, z[t]] += dZ[:, t], dW_p[:, t] += dZ[:, t]
-        nn::embed_backward(m.embedding, m.positional, z, s.dZ, grads.embedding, grads.positional);
+        embed_sequence_backward(m, z, s.dZ, grads);
     }
 };
 

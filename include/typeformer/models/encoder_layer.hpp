@@ -30,8 +30,7 @@ struct encoder_layer {
     using traits = config_traits<cfg>;
     using d_e = typename traits::d_e;
     using norm_type = detail::norm_of<T, cfg, d_e>;
-    using attn_type = nn::MHAttention<T, d_e, d_e, typename traits::d_attn, typename traits::d_mid,
-                                      d_e, typename traits::H>;
+    using attn_type = detail::attention_of<T, cfg>;
     using mlp_type = nn::mlp<T, d_e, typename traits::d_mlp, Act>;
     BOOST_HANA_DEFINE_STRUCT(encoder_layer, (attn_type, attn), (norm_type, ln1), (mlp_type, mlp),
                              (norm_type, ln2));

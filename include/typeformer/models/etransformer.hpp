@@ -36,6 +36,7 @@
 #include "encoder_layer.hpp"
 #include "final_projection.hpp"
 #include "forward.hpp"
+#include "stack.hpp"
 #include "workspace.hpp"
 
 namespace typeformer {
@@ -101,8 +102,7 @@ struct workspace<ETransformer<T, cfg>, K> {
     mat<T, d_f, l_x> Ft;  // 11: layer_norm(F | γ, β)
     typename model_type::norm_type::template cache<l_x> ln_f_cache;
     mat<T, N_V, l_x> out;  // 12: W_u F̃, or P after forward
-    [[no_unique_address]] std::conditional_t<slots::training, backward_scratch, detail::nothing>
-        scratch;
+    [[no_unique_address]] detail::training_only<K, backward_scratch> scratch;
 };
 
 namespace detail {
@@ -110,33 +110,17 @@ namespace detail {
 template <class T, class cfg>
 struct model_impl<ETransformer<T, cfg>> {
     using model_type = ETransformer<T, cfg>;
-    using d_e = typename model_type::d_e;
-    using l_x = typename model_type::l_x;
-
-    // Line 12's W_u F̃; tied, F̃'s d_f rows are read as d_e (the static_assert made them equal).
-    template <class Fv, class Lv>
-    static void unembed(const model_type& m, const Fv& Ft, Lv&& logits) noexcept {
-        if constexpr (model_type::traits::tied)
-            nn::forward(m.unembedding, m.embedding, relabel<d_e, l_x>(Ft), logits);  // W_u = W_eᵀ
-        else
-            nn::forward(m.unembedding, Ft, logits);
-    }
 
     template <workspace_kind K>
     static void logits(const model_type& m, std::span<const token> x,
                        workspace<model_type, K>& ws) noexcept {
         using S = stack_slots<K, model_type::L>;
         constexpr T eps = eps_of<T, cfg>;
-        // 1: ℓ ← length(x)
+        // 1: ℓ ← length(x);  2–3: for t ∈ [ℓ]: e_t ← W_e[:, x[t]] + W_p[:, t];  X ← [e_1, … e_ℓ]
         const std::size_t l = x.size();
-        for (auto& X : ws.X)
-            X.resize_cols(l);
-        // 2–3: for t ∈ [ℓ]: e_t ← W_e[:, x[t]] + W_p[:, t];  X ← [e_1, e_2, … e_ℓ]
-        nn::embed(m.embedding, m.positional, x, ws.X[0]);
+        embed_sequence(m, x, ws.X);
         // 4: for l = 1, 2, …, L   (5–8: models/encoder_layer.hpp)
-        for (std::size_t i = 0; i < model_type::L; ++i)
-            typeformer::forward(m.layers[i], cview(ws.X[S::input(i)]), ws.X[S::output(i)].view(),
-                                ws.layers[S::slot(i)], eps);
+        forward_stack<K>(m.layers, ws.X, ws.layers, eps);
         // 10: X ← GELU(W_f X + b_f 1ᵀ)   (d_f, ℓ)
         ws.F.resize_cols(l);
         typeformer::forward(m.projection, cview(ws.X[S::last]), ws.F.view(), ws.projection_cache);
@@ -145,7 +129,7 @@ struct model_impl<ETransformer<T, cfg>> {
         nn::forward(m.ln_f, ws.F, ws.Ft, ws.ln_f_cache, eps);
         // 12: return P = softmax(W_u X), W_u ∈ R^{N_V×d_f}; the logits here, the softmax in forward()
         ws.out.resize_cols(l);
-        unembed(m, ws.Ft, ws.out);
+        unembed(m, ws.Ft, ws.out);  // tied: F̃'s d_f rows read as d_e (components.hpp)
     }
 
     // From ws.scratch.dlogits down to every parameter: lines 12 → 1.
@@ -160,11 +144,7 @@ struct model_impl<ETransformer<T, cfg>> {
         s.dX.resize_cols(l);
         // 12: logits = W_u F̃
         fill(s.dFt, T(0));
-        if constexpr (model_type::traits::tied)
-            nn::backward(m.unembedding, m.embedding, relabel<d_e, l_x>(ws.Ft), s.dlogits,
-                         relabel<d_e, l_x>(s.dFt), grads.embedding);
-        else
-            nn::backward(m.unembedding, ws.Ft, s.dlogits, s.dFt, grads.unembedding);
+        unembed_backward(m, ws.Ft, s.dlogits, s.dFt, grads);
         // 11: F̃ = layer_norm(F | γ, β)
         fill(s.dF, T(0));
         nn::backward(m.ln_f, ws.F, s.dFt, s.dF, grads.ln_f, ws.ln_f_cache);
@@ -173,11 +153,9 @@ struct model_impl<ETransformer<T, cfg>> {
         typeformer::backward(m.projection, cview(ws.X[S::last]), cview(s.dF), s.dX.view(),
                              grads.projection, ws.projection_cache, s.projection);
         // 4: l = L, …, 1   (8–5: models/encoder_layer.hpp)
-        for (std::size_t i = model_type::L; i-- > 0;)
-            typeformer::backward(m.layers[i], cview(ws.X[S::input(i)]), ws.layers[S::slot(i)],
-                                 s.dX.view(), grads.layers[i], s.layer);
+        backward_stack(m.layers, ws.X, ws.layers, s.dX, grads.layers, s.layer);
         // 2: dW_e[:, x[t]] += dX[:, t], dW_p[:, t] += dX[:, t]
-        nn::embed_backward(m.embedding, m.positional, x, s.dX, grads.embedding, grads.positional);
+        embed_sequence_backward(m, x, s.dX, grads);
     }
 };
 

@@ -98,6 +98,9 @@ output_view<Model> forward(const Model& model, std::span<const token> x, workspa
 }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
+// The convenience overload (DESIGN.md's `auto P = tf::forward(*model, x)`). P is a view into a
+// workspace shared by every model of this type on this thread: the next such call overwrites it,
+// even for another model object. Pass your own workspace, or copy P, to keep it.
 template <one_sequence_model Model>
 output_view<Model> forward(const Model& model, std::span<const token> x) {
     return forward(model, x, detail::thread_workspace<inference_workspace<Model>>());

@@ -28,8 +28,7 @@ struct gpt_layer {
     using traits = config_traits<cfg>;
     using d_e = typename traits::d_e;
     using norm_type = detail::norm_of<T, cfg, d_e>;
-    using attn_type = nn::MHAttention<T, d_e, d_e, typename traits::d_attn, typename traits::d_mid,
-                                      d_e, typename traits::H>;
+    using attn_type = detail::attention_of<T, cfg>;
     using mlp_type = nn::mlp<T, d_e, typename traits::d_mlp, detail::gelu_of<cfg>>;
     BOOST_HANA_DEFINE_STRUCT(gpt_layer, (norm_type, ln1), (attn_type, attn), (norm_type, ln2),
                              (mlp_type, mlp));

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "../config.hpp"
 
@@ -49,6 +50,13 @@ struct stack_slots {
     static constexpr std::size_t output(std::size_t l) noexcept { return training ? l + 1 : 0; }
     static constexpr std::size_t last = training ? Layers : 0;  // the stack's output stream
 };
+
+// Placeholder for a member a workspace kind does not need (held [[no_unique_address]]).
+struct nothing {};
+
+// Backward's scratch S in a training workspace; nothing in an inference one.
+template <workspace_kind K, class S>
+using training_only = std::conditional_t<K == workspace_kind::training, S, nothing>;
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 // The convenience overloads' workspace: one per workspace type and thread, allocated on first

@@ -1,4 +1,5 @@
-// The position-wise MLP of Algorithms 8–10 (lines 7/18, 7, 9):
+// The position-wise MLP of Algorithm 8 (lines 7 and 18), Algorithm 9 (line 7) and
+// Algorithm 10 (line 8):
 //     Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ
 // without the residual add (X + Y is the model's job).
 //
@@ -58,11 +59,12 @@ void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
     const auto Xv = as_view(X);  // (d_e, C)
     detail::set_length(c.pre, Xv.cols());
     detail::set_length(c.act, Xv.cols());
-    matmul(p.W_1, Xv, c.pre);      // W_1 X
-    add_bias(c.pre, p.b_1);        //   + b_1 1ᵀ
-    Act::forward(c.pre, c.act);    // Act(·)
-    matmul(p.W_2, c.act, Y);       // W_2 ·
-    add_bias(Y, p.b_2);            //   + b_2 1ᵀ
+    // Algorithm 10, line 8 (9: line 7; 8: lines 7, 18), inside the residual add:
+    matmul(p.W_1, Xv, c.pre);    // W¹_mlp X                                       (d_mlp, C)
+    add_bias(c.pre, p.b_1);      //   + b¹_mlp 1ᵀ
+    Act::forward(c.pre, c.act);  // GELU(·) (ReLU in Algorithm 8)                  (d_mlp, C)
+    matmul(p.W_2, c.act, Y);     // W²_mlp ·                                       (d_e, C)
+    add_bias(Y, p.b_2);          //   + b²_mlp 1ᵀ
 }
 
 // dX, dW_1, db_1, dW_2, db_2 += the gradient of the MLP (X is the forward's input).

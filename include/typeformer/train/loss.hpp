@@ -31,34 +31,37 @@ namespace typeformer {
 
 namespace detail {
 
+// Which token each column of the logits is scored against (no_target: the column does not count).
 // Algorithms 11 and 13, line 5: the target of column t is x[t + 1]; the last column has none.
-template <class WS>
-std::span<const token> next_token_targets(std::span<const token> x, WS& ws) noexcept {
-    auto& targets = ws.scratch.targets;
-    const std::size_t l = x.size();
-    for (std::size_t t = 0; t + 1 < l; ++t)
-        targets[t] = x[t + 1];
-    targets[l - 1] = no_target;
-    return {targets.data(), l};
-}
+struct next_token {
+    std::span<const token> x;
+    std::size_t columns() const noexcept { return x.size(); }
+    token operator()(std::size_t t) const noexcept {
+        return t + 1 < x.size() ? x[t + 1] : no_target;
+    }
+};
+// Algorithm 12, lines 7 and 9: column t counts iff x̃[t] = mask_token (t ∈ T̃), with target x[t].
+template <std::size_t NV>
+struct masked_token {
+    std::span<const token> x_tilde, x;
+    std::size_t columns() const noexcept { return x.size(); }
+    token operator()(std::size_t t) const noexcept {
+        return x_tilde[t] == mask_token<NV> ? x[t] : no_target;
+    }
+};
 
-// Algorithm 12, lines 7 and 9: column t counts iff x̃[t] = mask_token, with target x[t].
-template <std::size_t NV, class WS>
-std::span<const token> masked_targets(std::span<const token> x_tilde, std::span<const token> x,
-                                      WS& ws) noexcept {
+// −Σ_t log softmax(logits)[target(t), t] and its gradient into ws.scratch.dlogits; the targets
+// go to ws.scratch.targets (a training workspace's buffer).
+template <class Targets, class WS>
+auto loss_backward_from_logits(const Targets& target, WS& ws) noexcept {
     auto& targets = ws.scratch.targets;
-    for (std::size_t t = 0; t < x.size(); ++t)
-        targets[t] = x_tilde[t] == mask_token<NV> ? x[t] : no_target;  // 7: t ∈ T̃
-    return {targets.data(), x.size()};
-}
-
-// −Σ_t log softmax(logits)[target[t], t] and its gradient into ws.scratch.dlogits.
-template <class WS>
-auto loss_backward_from_logits(std::span<const token> targets, WS& ws) noexcept {
+    for (std::size_t t = 0; t < target.columns(); ++t)
+        targets[t] = target(t);
     auto& dlogits = ws.scratch.dlogits;
-    dlogits.resize_cols(targets.size());
+    dlogits.resize_cols(target.columns());
     fill(dlogits, 0);
-    return cross_entropy_backward(ws.out, targets, dlogits);
+    return cross_entropy_backward(ws.out, std::span<const token>(targets.data(), target.columns()),
+                                  dlogits);
 }
 
 // −log softmax(ws.out[:, t])[target]: one column's term (no target buffer needed, so an inference
@@ -70,12 +73,14 @@ auto column_loss(const WS& ws, std::size_t t, token target) noexcept {
     return cross_entropy(column, std::span<const token>(&target, 1));
 }
 
-// Algorithms 11 and 13, line 5, from the logits in ws.out.
-template <class WS>
-auto next_token_loss(std::span<const token> x, const WS& ws) noexcept {
+// −Σ_t log softmax(ws.out)[target(t), t] over the columns with a target, from the logits in ws.out
+// (any workspace).
+template <class Targets, class WS>
+auto loss_from_logits(const Targets& target, const WS& ws) noexcept {
     decltype(column_loss(ws, 0, 0)) sum = 0;
-    for (std::size_t t = 0; t + 1 < x.size(); ++t)
-        sum += column_loss(ws, t, x[t + 1]);
+    for (std::size_t t = 0; t < target.columns(); ++t)
+        if (const token y = target(t); y != no_target)
+            sum += column_loss(ws, t, y);
     return sum;
 }
 
@@ -95,6 +100,17 @@ input_report inspect_masked(std::span<const token> x_tilde, std::span<const toke
     return inspect<Model>(x, "x");
 }
 
+// The plain forms: stop on bad input (std::invalid_argument on a host, TYPEFORMER_CHECK
+// otherwise), then the try_ form of Model's architecture, which cannot fail.
+template <class Model, class... Inputs>
+typename Model::value_type checked_loss_and_grad(const input_report& r, const Model& model,
+                                                 Inputs&... inputs) {
+    require_valid<Model>(r);
+    typename Model::value_type loss{};
+    try_loss_and_grad(model, inputs..., loss);  // found by ADL: each architecture's below
+    return loss;
+}
+
 }  // namespace detail
 
 // ---- DTransformer: Algorithm 13 ----
@@ -107,18 +123,16 @@ status try_loss_and_grad(const DTransformer<T, cfg>& model, std::span<const toke
     if (r.code != status::ok)
         return r.code;
     detail::model_impl<DTransformer<T, cfg>>::logits(model, x, ws);  // 4: P_θ ← DTransformer(x | θ)
-    loss = detail::loss_backward_from_logits(detail::next_token_targets(x, ws), ws);  // 5
-    detail::model_impl<DTransformer<T, cfg>>::backward(model, x, ws, grads);          // ∇loss(θ)
+    loss = detail::loss_backward_from_logits(detail::next_token{x}, ws);      // 5
+    detail::model_impl<DTransformer<T, cfg>>::backward(model, x, ws, grads);  // ∇loss(θ)
     return status::ok;
 }
 
 template <class T, class cfg>
 T loss_and_grad(const DTransformer<T, cfg>& model, std::span<const token> x,
                 DTransformer<T, cfg>& grads, training_workspace<DTransformer<T, cfg>>& ws) {
-    detail::require_valid<DTransformer<T, cfg>>(detail::inspect<DTransformer<T, cfg>>(x, "x"));
-    T loss{};
-    try_loss_and_grad(model, x, grads, ws, loss);
-    return loss;
+    return detail::checked_loss_and_grad(detail::inspect<DTransformer<T, cfg>>(x, "x"), model, x,
+                                         grads, ws);
 }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
@@ -135,7 +149,7 @@ template <class T, class cfg, workspace_kind K>
 T loss(const DTransformer<T, cfg>& model, std::span<const token> x,
        workspace<DTransformer<T, cfg>, K>& ws) {
     logits(model, x, ws);
-    return detail::next_token_loss(x, ws);
+    return detail::loss_from_logits(detail::next_token{x}, ws);
 }
 
 // ---- ETransformer: Algorithm 12 ----
@@ -150,7 +164,7 @@ status try_loss_and_grad(const ETransformer<T, cfg>& model, std::span<const toke
     // 8: P_θ ← ETransformer(x̃ | θ)
     detail::model_impl<ETransformer<T, cfg>>::logits(model, x_tilde, ws);
     constexpr std::size_t NV = ETransformer<T, cfg>::N_V::size;
-    loss = detail::loss_backward_from_logits(detail::masked_targets<NV>(x_tilde, x, ws), ws);  // 9
+    loss = detail::loss_backward_from_logits(detail::masked_token<NV>{x_tilde, x}, ws);  // 9
     detail::model_impl<ETransformer<T, cfg>>::backward(model, x_tilde, ws, grads);  // ∇loss(θ)
     return status::ok;
 }
@@ -159,11 +173,8 @@ template <class T, class cfg>
 T loss_and_grad(const ETransformer<T, cfg>& model, std::span<const token> x_tilde,
                 std::span<const token> x, ETransformer<T, cfg>& grads,
                 training_workspace<ETransformer<T, cfg>>& ws) {
-    detail::require_valid<ETransformer<T, cfg>>(
-        detail::inspect_masked<ETransformer<T, cfg>>(x_tilde, x));
-    T loss{};
-    try_loss_and_grad(model, x_tilde, x, grads, ws, loss);
-    return loss;
+    return detail::checked_loss_and_grad(detail::inspect_masked<ETransformer<T, cfg>>(x_tilde, x),
+                                         model, x_tilde, x, grads, ws);
 }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
@@ -183,11 +194,7 @@ T loss(const ETransformer<T, cfg>& model, std::span<const token> x_tilde, std::s
         detail::inspect_masked<ETransformer<T, cfg>>(x_tilde, x));
     logits(model, x_tilde, ws);
     constexpr std::size_t NV = ETransformer<T, cfg>::N_V::size;
-    T sum = T(0);
-    for (std::size_t t = 0; t < x.size(); ++t)
-        if (x_tilde[t] == mask_token<NV>)
-            sum += detail::column_loss(ws, t, x[t]);
-    return sum;
+    return detail::loss_from_logits(detail::masked_token<NV>{x_tilde, x}, ws);
 }
 
 // ---- EDTransformer: Algorithm 11 ----
@@ -201,8 +208,8 @@ status try_loss_and_grad(const EDTransformer<T, cfg>& model, std::span<const tok
         return r.code;
     // 4: P_θ ← EDTransformer(z, x | θ)
     detail::model_impl<EDTransformer<T, cfg>>::logits(model, z, x, ws);
-    loss = detail::loss_backward_from_logits(detail::next_token_targets(x, ws), ws);  // 5
-    detail::model_impl<EDTransformer<T, cfg>>::backward(model, z, x, ws, grads);      // ∇loss(θ)
+    loss = detail::loss_backward_from_logits(detail::next_token{x}, ws);          // 5
+    detail::model_impl<EDTransformer<T, cfg>>::backward(model, z, x, ws, grads);  // ∇loss(θ)
     return status::ok;
 }
 
@@ -210,10 +217,8 @@ template <class T, class cfg>
 T loss_and_grad(const EDTransformer<T, cfg>& model, std::span<const token> z,
                 std::span<const token> x, EDTransformer<T, cfg>& grads,
                 training_workspace<EDTransformer<T, cfg>>& ws) {
-    detail::require_valid<EDTransformer<T, cfg>>(detail::inspect_pair<EDTransformer<T, cfg>>(z, x));
-    T loss{};
-    try_loss_and_grad(model, z, x, grads, ws, loss);
-    return loss;
+    return detail::checked_loss_and_grad(detail::inspect_pair<EDTransformer<T, cfg>>(z, x), model,
+                                         z, x, grads, ws);
 }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
@@ -230,7 +235,7 @@ template <class T, class cfg, workspace_kind K>
 T loss(const EDTransformer<T, cfg>& model, std::span<const token> z, std::span<const token> x,
        workspace<EDTransformer<T, cfg>, K>& ws) {
     logits(model, z, x, ws);
-    return detail::next_token_loss(x, ws);
+    return detail::loss_from_logits(detail::next_token{x}, ws);
 }
 
 }  // namespace typeformer

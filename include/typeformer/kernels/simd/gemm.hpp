@@ -8,12 +8,17 @@
 // One register-blocked micro-kernel does all three forms: a block of MV batches of rows × NR
 // columns of C lives in registers while k runs; each step loads MV batches of a column of A and
 // broadcasts NR entries of B (B(p, j) = B[p·rs + j·cs], so Bᵀ is the same kernel with the
-// strides swapped). A is copied into a small stack panel (MR × KC, contiguous, zero-padded
-// rows) so the micro-kernel streams it linearly; for Aᵀ the copy is the transposition. k is
-// cut into KC-long slices so that panel stays in L1. No heap anywhere.
+// strides swapped). A is copied into a small stack panel (≤ 32 KiB, contiguous, zero-padded
+// rows) so the micro-kernel streams it linearly; for Aᵀ the copy is the transposition (W × W
+// blocks, in registers on AVX-512). With 32 registers rows are cut into tiles of 3 batches
+// that end in a 4- or 2-batch tile, never in a lone batch when m has more. The driver runs
+// column blocks (B's block in L2), row blocks (C's block in L2), KC-long k slices (A's panel in
+// L1), row panels, register tiles: k runs inside a row block, so a tall C is not swept once per
+// k slice. No heap.
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "../scalar/gemm.hpp"
@@ -21,23 +26,39 @@
 
 namespace typeformer::kernels::simd_impl {
 
-// Register blocking: 32 vector registers (AVX-512, NEON64) hold 3×8 accumulators, 16 hold 2×6.
+// Register tiles of MV batches of rows × gemm_nr<MV> columns of C. With 32 vector registers
+// (AVX-512, NEON64) the main tile is 3×8 (24 accumulators); a row remainder of 4 batches runs
+// as one 4×6 tile and one of 2 (or a lone batch) as 2×12 / 1×12, so e.g. 64 rows (d_mid = 64)
+// never fall to a tile that does one FMA per load. With 16 registers: 2×6, and 1×8.
 #if XSIMD_WITH_AVX512F || XSIMD_WITH_NEON64
-inline constexpr std::size_t gemm_mv = 3, gemm_nr = 8;
+inline constexpr std::size_t gemm_mv = 3, gemm_mv_max = 4;
+template <std::size_t MV>
+inline constexpr std::size_t gemm_nr = MV == 4 ? 6 : MV == 3 ? 8 : 12;
+// Batches of the next row tile when nb batches of rows are left: 3s, ending in 4 or 2 (or 1).
+constexpr std::size_t gemm_tile_batches(std::size_t nb) noexcept {
+    return nb == 4 || nb == 2 || nb == 1 ? nb : 3;
+}
 #else
-inline constexpr std::size_t gemm_mv = 2, gemm_nr = 6;
+inline constexpr std::size_t gemm_mv = 2, gemm_mv_max = 2;
+template <std::size_t MV>
+inline constexpr std::size_t gemm_nr = MV == 2 ? 6 : 8;
+constexpr std::size_t gemm_tile_batches(std::size_t nb) noexcept { return nb >= 2 ? 2 : 1; }
 #endif
 
 template <class T>
 struct gemm_blocking {
     static constexpr std::size_t W = width<T>;
-    static constexpr std::size_t MR = gemm_mv * W;
-    // A's panel, MR × KC, about 24 KiB: it stays in L1 while the micro-kernel sweeps the columns.
-    static constexpr std::size_t KC = (24 * 1024 / (MR * sizeof(T)) < 64)
-                                          ? 64
-                                          : 24 * 1024 / (MR * sizeof(T)) / 8 * 8;
-    // B's block, KC × NC, about 256 KiB: it stays in L2 while the row panels go by.
-    static constexpr std::size_t NC = (256 * 1024 / (KC * sizeof(T))) / gemm_nr * gemm_nr;
+    static constexpr std::size_t MR_max = gemm_mv_max * W;
+    // A's panel, at most MR_max × KC (32 KiB): it stays in L1 while the micro-kernel sweeps the
+    // columns of the block.
+    static constexpr std::size_t KC_fit = 32 * 1024 / (MR_max * sizeof(T)) / 8 * 8;
+    static constexpr std::size_t KC = KC_fit < 64 ? 64 : KC_fit > 256 ? 256 : KC_fit;
+    // B's block, KC × NC (about 256 KiB, a multiple of every tile width): it stays in L2 while
+    // the row panels of one row block go by.
+    static constexpr std::size_t NC = (256 * 1024 / (KC * sizeof(T))) / 24 * 24;
+    // Rows of C per block (MC × NC about 384 KiB for float): k runs inside a row block, so that
+    // C block stays in L2 across the k slices instead of C being swept once per slice.
+    static constexpr std::size_t MC = 4 * gemm_mv * W;
 };
 
 // C[0:MV·W (last batch: mlast rows), 0:NR] ←/+= Ap (MV·W × kc, ld MV·W) · B (kc × NR, strides rs, cs)
@@ -79,58 +100,131 @@ void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::si
     }
 }
 
-// Picks the micro-kernel for nv batches of rows and nr columns (both ≤ the register block).
+// One row panel (MV batches) against nc columns: full tiles, then one narrower tile.
 template <class T, std::size_t MV>
-void gemm_micro_nr(std::size_t nr, std::size_t kc, const T* Ap, const T* B, std::size_t rs,
-                   std::size_t cs, T* C, std::size_t ldc, std::size_t mlast, bool accumulate) noexcept {
+void gemm_panel(std::size_t nc, std::size_t kc, const T* Ap, const T* B, std::size_t rs,
+                std::size_t cs, T* C, std::size_t ldc, std::size_t mlast, bool accumulate) noexcept {
+    constexpr std::size_t NR = gemm_nr<MV>;
+    std::size_t j = 0;
+    for (; j + NR <= nc; j += NR)
+        gemm_micro<T, MV, NR>(kc, Ap, B + j * cs, rs, cs, C + j * ldc, ldc, mlast, accumulate);
+    if (j == nc) return;
+    const std::size_t nr = nc - j;
     [&]<std::size_t... J>(std::index_sequence<J...>) {
-        ((nr == J + 1 ? gemm_micro<T, MV, J + 1>(kc, Ap, B, rs, cs, C, ldc, mlast, accumulate)
+        ((nr == J + 1 ? gemm_micro<T, MV, J + 1>(kc, Ap, B + j * cs, rs, cs, C + j * ldc, ldc,
+                                                  mlast, accumulate)
                       : void()),
          ...);
-    }(std::make_index_sequence<gemm_nr>{});
+    }(std::make_index_sequence<NR - 1>{});
 }
 
 template <class T>
-void gemm_micro_any(std::size_t nv, std::size_t nr, std::size_t kc, const T* Ap, const T* B,
+void gemm_panel_any(std::size_t nv, std::size_t nc, std::size_t kc, const T* Ap, const T* B,
                     std::size_t rs, std::size_t cs, T* C, std::size_t ldc, std::size_t mlast,
                     bool accumulate) noexcept {
     [&]<std::size_t... V>(std::index_sequence<V...>) {
-        ((nv == V + 1 ? gemm_micro_nr<T, V + 1>(nr, kc, Ap, B, rs, cs, C, ldc, mlast, accumulate)
+        ((nv == V + 1 ? gemm_panel<T, V + 1>(nc, kc, Ap, B, rs, cs, C, ldc, mlast, accumulate)
                       : void()),
          ...);
-    }(std::make_index_sequence<gemm_mv>{});
+    }(std::make_index_sequence<gemm_mv_max>{});
 }
 
-// Ap (nv·W × kc) ← rows [0, mb) of the (mb × kc) block at A, X(i, p) = A[i·ars + p·acs];
-// rows past mb are zero.
+// Ap (nv·W × kc) ← rows [0, mb) of the (mb × kc) block at A, X(i, p) = A[i + p·lda] (A·B,
+// A·Bᵀ: rows of a column are contiguous, copied by batches); rows past mb are zero.
 template <class T>
-void gemm_pack_a(std::size_t mb, std::size_t kc, const T* A, std::size_t ars, std::size_t acs,
-                 T* Ap, std::size_t nv) noexcept {
+void gemm_pack_a(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T* Ap,
+                 std::size_t nv) noexcept {
     constexpr std::size_t W = width<T>;
     const std::size_t ld = nv * W;
-    if (ars == 1) {  // A·B, A·Bᵀ: rows of a column are contiguous, copy by batches
-        const std::size_t full = mb / W;
-        for (std::size_t p = 0; p < kc; ++p) {
-            const T* a = A + p * acs;
-            T* d = Ap + p * ld;
-            for (std::size_t v = 0; v < full; ++v)
-                batch<T>::load_unaligned(a + v * W).store_aligned(d + v * W);
-            for (std::size_t i = full * W; i < ld; ++i) d[i] = i < mb ? a[i] : T(0);
-        }
-    } else {  // Aᵀ·B: row i of Aᵀ is the contiguous column i of A; transpose into the panel
-        for (std::size_t i = 0; i < mb; ++i) {
-            const T* a = A + i * ars;
-            for (std::size_t p = 0; p < kc; ++p) Ap[p * ld + i] = a[p * acs];
-        }
-        for (std::size_t p = 0; p < kc; ++p)
-            for (std::size_t i = mb; i < ld; ++i) Ap[p * ld + i] = T(0);
+    const std::size_t full = mb / W;
+    for (std::size_t p = 0; p < kc; ++p) {
+        const T* a = A + p * lda;
+        T* d = Ap + p * ld;
+        for (std::size_t v = 0; v < full; ++v)
+            batch<T>::load_unaligned(a + v * W).store_aligned(d + v * W);
+        if (full < nv) load_n(a + full * W, mb - full * W).store_aligned(d + full * W);
     }
 }
 
-// The blocked driver: C (m, n) ←/+= X·Y with X(i, p) = A[i·ars + p·acs], Y(p, j) = B[p·brs + j·bcs].
+// The same for Aᵀ·B: X(i, p) = A[i·lda + p], row i of the panel is the contiguous column i of
+// A; the copy is a transposition, done in W × W blocks (in registers on AVX-512 float).
 template <class T>
-void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t ars,
-                 std::size_t acs, const T* B, std::size_t brs, std::size_t bcs, T* C,
+void gemm_pack_at(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T* Ap,
+                  std::size_t nv) noexcept {
+    constexpr std::size_t W = width<T>;
+    const std::size_t ld = nv * W;
+#if XSIMD_WITH_AVX512F
+    if constexpr (std::is_same_v<T, float> && W == 16) {
+        // The full-mask forms with an explicit source: GCC 12's unmasked ones pass an
+        // _mm512_undefined_ps() that -Wmaybe-uninitialized flags at -O2.
+        constexpr __mmask16 all = 0xFFFF;
+        for (std::size_t i0 = 0; i0 < ld; i0 += 16) {
+            const std::size_t rows = mb > i0 ? (mb - i0 < 16 ? mb - i0 : 16) : 0;
+            for (std::size_t p0 = 0; p0 < kc; p0 += 16) {
+                const std::size_t cnt = kc - p0 < 16 ? kc - p0 : 16;
+                const __mmask16 mask = static_cast<__mmask16>((1u << cnt) - 1u);
+                __m512 r[16], t[16];
+                TYPEFORMER_UNROLL
+                for (std::size_t q = 0; q < 16; ++q)
+                    r[q] = q < rows ? _mm512_maskz_loadu_ps(mask, A + (i0 + q) * lda + p0)
+                                    : _mm512_setzero_ps();
+                // r[q][s] = X(i0 + q, p0 + s); after the 4 stages r[s][q] = the same.
+                TYPEFORMER_UNROLL
+                for (std::size_t q = 0; q < 16; q += 2) {
+                    t[q] = _mm512_mask_unpacklo_ps(r[q], all, r[q], r[q + 1]);
+                    t[q + 1] = _mm512_mask_unpackhi_ps(r[q], all, r[q], r[q + 1]);
+                }
+                TYPEFORMER_UNROLL
+                for (std::size_t q = 0; q < 16; q += 4) {
+                    r[q] = _mm512_mask_shuffle_ps(t[q], all, t[q], t[q + 2], 0x44);
+                    r[q + 1] = _mm512_mask_shuffle_ps(t[q], all, t[q], t[q + 2], 0xEE);
+                    r[q + 2] = _mm512_mask_shuffle_ps(t[q + 1], all, t[q + 1], t[q + 3], 0x44);
+                    r[q + 3] = _mm512_mask_shuffle_ps(t[q + 1], all, t[q + 1], t[q + 3], 0xEE);
+                }
+                // r[4q + e], 128-bit lane l: rows 4q…4q+3 of column 4l + e.
+                TYPEFORMER_UNROLL
+                for (std::size_t e = 0; e < 4; ++e) {
+                    t[e] = _mm512_mask_shuffle_f32x4(r[e], all, r[e], r[4 + e], 0x88);
+                    t[4 + e] = _mm512_mask_shuffle_f32x4(r[e], all, r[e], r[4 + e], 0xDD);
+                    t[8 + e] = _mm512_mask_shuffle_f32x4(r[8 + e], all, r[8 + e], r[12 + e], 0x88);
+                    t[12 + e] = _mm512_mask_shuffle_f32x4(r[8 + e], all, r[8 + e], r[12 + e], 0xDD);
+                }
+                TYPEFORMER_UNROLL
+                for (std::size_t e = 0; e < 4; ++e) {
+                    r[e] = _mm512_mask_shuffle_f32x4(t[e], all, t[e], t[8 + e], 0x88);
+                    r[8 + e] = _mm512_mask_shuffle_f32x4(t[e], all, t[e], t[8 + e], 0xDD);
+                    r[4 + e] = _mm512_mask_shuffle_f32x4(t[4 + e], all, t[4 + e], t[12 + e], 0x88);
+                    r[12 + e] = _mm512_mask_shuffle_f32x4(t[4 + e], all, t[4 + e], t[12 + e], 0xDD);
+                }
+                for (std::size_t s = 0; s < cnt; ++s) _mm512_store_ps(Ap + (p0 + s) * ld + i0, r[s]);
+            }
+        }
+        return;
+    }
+#endif
+    // Portable: W × W blocks, so the reads stay on a few lines of each column of A and the
+    // writes on W rows of the panel.
+    for (std::size_t i0 = 0; i0 < ld; i0 += W) {
+        const std::size_t rows = mb > i0 ? (mb - i0 < W ? mb - i0 : W) : 0;
+        for (std::size_t p0 = 0; p0 < kc; p0 += W) {
+            const std::size_t cnt = kc - p0 < W ? kc - p0 : W;
+            for (std::size_t q = 0; q < rows; ++q) {
+                const T* a = A + (i0 + q) * lda + p0;
+                for (std::size_t s = 0; s < cnt; ++s) Ap[(p0 + s) * ld + i0 + q] = a[s];
+            }
+            for (std::size_t q = rows; q < W; ++q)
+                for (std::size_t s = 0; s < cnt; ++s) Ap[(p0 + s) * ld + i0 + q] = T(0);
+        }
+    }
+}
+
+// The blocked driver: C (m, n) ←/+= X·Y with X = A (transpose_a: Aᵀ) of leading dimension lda,
+// Y(p, j) = B[p·brs + j·bcs]. Loop order: column block jc (B's block in L2), row block ic
+// (C's block in L2), k slice pc, row panel (A's packed panel in L1), register tile. A row
+// block of MC rows cut the tall products' time (gpt2, m = 2304…50257, k = 768) by ~20%.
+template <class T>
+void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+                 bool transpose_a, const T* B, std::size_t brs, std::size_t bcs, T* C,
                  std::size_t ldc, bool accumulate) noexcept {
     using blk = gemm_blocking<T>;
     constexpr std::size_t W = blk::W;
@@ -141,24 +235,32 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                 for (std::size_t i = 0; i < m; ++i) C[i + j * ldc] = T(0);
         return;
     }
-    alignas(64) T Ap[blk::MR * blk::KC];
-    for (std::size_t pc = 0; pc < k; pc += blk::KC) {
-        const std::size_t kc = k - pc < blk::KC ? k - pc : blk::KC;
-        const bool acc = accumulate || pc > 0;
-        for (std::size_t jc = 0; jc < n; jc += blk::NC) {
-            const std::size_t nc = n - jc < blk::NC ? n - jc : blk::NC;
-            for (std::size_t ic = 0; ic < m; ic += blk::MR) {
-                const std::size_t mb = m - ic < blk::MR ? m - ic : blk::MR;
-                const std::size_t nv = (mb + W - 1) / W;
-                const std::size_t mlast = mb - (nv - 1) * W;
-                gemm_pack_a(mb, kc, A + ic * ars + pc * acs, ars, acs, Ap, nv);
-                for (std::size_t jr = 0; jr < nc; jr += gemm_nr) {
-                    const std::size_t nr = nc - jr < gemm_nr ? nc - jr : gemm_nr;
-                    const std::size_t j = jc + jr;
-                    gemm_micro_any(nv, nr, kc, Ap, B + pc * brs + j * bcs, brs, bcs,
-                                   C + ic + j * ldc, ldc, mlast, acc);
+    alignas(64) T Ap[blk::MR_max * blk::KC];
+    // With few k slices, sweeping all of C once per slice costs less than re-reading B's block
+    // for every row block: then one row block spans all of m (B's block stays in L2 instead).
+    const std::size_t MC = k <= 2 * blk::KC ? m : blk::MC;
+    for (std::size_t jc = 0; jc < n; jc += blk::NC) {
+        const std::size_t nc = n - jc < blk::NC ? n - jc : blk::NC;
+        for (std::size_t ic = 0; ic < m;) {
+            // The last block takes a short remainder along rather than leaving it alone.
+            const std::size_t mc = m - ic <= MC + gemm_mv * W ? m - ic : MC;
+            for (std::size_t pc = 0; pc < k; pc += blk::KC) {
+                const std::size_t kc = k - pc < blk::KC ? k - pc : blk::KC;
+                const bool acc = accumulate || pc > 0;
+                for (std::size_t ir = 0; ir < mc;) {
+                    const std::size_t i = ic + ir;
+                    const std::size_t nv = gemm_tile_batches((mc - ir + W - 1) / W);
+                    const std::size_t mb = mc - ir < nv * W ? mc - ir : nv * W;
+                    if (transpose_a)
+                        gemm_pack_at(mb, kc, A + i * lda + pc, lda, Ap, nv);
+                    else
+                        gemm_pack_a(mb, kc, A + i + pc * lda, lda, Ap, nv);
+                    gemm_panel_any(nv, nc, kc, Ap, B + pc * brs + jc * bcs, brs, bcs,
+                                   C + i + jc * ldc, ldc, mb - (nv - 1) * W, acc);
+                    ir += mb;
                 }
             }
+            ic += mc;
         }
     }
 }
@@ -274,7 +376,7 @@ void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     else if (n == 1)  // one column: A streams once, nothing to reuse a packed panel for
         simd_impl::gemv_n_impl(m, k, A, lda, B, C, accumulate);
     else
-        simd_impl::gemm_driver(m, n, k, A, 1, lda, B, 1, ldb, C, ldc, accumulate);
+        simd_impl::gemm_driver(m, n, k, A, lda, false, B, 1, ldb, C, ldc, accumulate);
 }
 
 template <class T>
@@ -283,7 +385,7 @@ void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_nt(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
     else
-        simd_impl::gemm_driver(m, n, k, A, 1, lda, B, ldb, 1, C, ldc, accumulate);
+        simd_impl::gemm_driver(m, n, k, A, lda, false, B, ldb, 1, C, ldc, accumulate);
 }
 
 template <class T>
@@ -294,7 +396,7 @@ void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     else if (n < 4)  // too few columns to pay for transposing A's panel
         simd_impl::gemm_tn_dot(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
     else
-        simd_impl::gemm_driver(m, n, k, A, lda, 1, B, 1, ldb, C, ldc, accumulate);
+        simd_impl::gemm_driver(m, n, k, A, lda, true, B, 1, ldb, C, ldc, accumulate);
 }
 
 template <class T>

@@ -17,8 +17,8 @@
 
 #include <cstddef>
 
-#include "../train/adam.hpp"  // adam_state<Model>: the optimiser's share of a training set-up
-#include "workspace.hpp"
+#include "../models/workspace.hpp"
+#include "adam.hpp"  // adam_state<Model>: the optimiser's share of a training set-up
 
 namespace typeformer {
 
