@@ -127,16 +127,37 @@ struct Attention {
     };
 };
 
+// What Algorithms 4 and 5 need of their operands: X (d_x, ·), Z (d_z, ·) and an output
+// Ṽ (d_out, l_x) with X's columns, all of scalar type T, Ṽ writable.
+template <class T, class Dx, class Dz, class Dout, class XM, class ZM, class VM>
+concept attention_operands =
+    matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<VM> &&
+    rows_are<detail::rows_of<XM>, Dx> && rows_are<detail::rows_of<ZM>, Dz> &&
+    rows_are<detail::rows_of<VM>, Dout> && same_columns<detail::cols_of<VM>, detail::cols_of<XM>> &&
+    same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
+    same_value_type<detail::value_of<VM>, T> && writable<detail::element_of<VM>>;
+
+// ... and of their backward's: dṼ shaped as Ṽ, dX as X and dZ as Z, the last two writable.
+template <class T, class Dx, class Dz, class Dout, class XM, class ZM, class DVM, class DXM,
+          class DZM>
+concept attention_grad_operands =
+    matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<DVM> && matrix_operand<DXM> &&
+    matrix_operand<DZM> && rows_are<detail::rows_of<XM>, Dx> &&
+    rows_are<detail::rows_of<ZM>, Dz> && rows_are<detail::rows_of<DVM>, Dout> &&
+    rows_are<detail::rows_of<DXM>, Dx> && rows_are<detail::rows_of<DZM>, Dz> &&
+    same_columns<detail::cols_of<DVM>, detail::cols_of<XM>> &&
+    same_columns<detail::cols_of<DXM>, detail::cols_of<XM>> &&
+    same_columns<detail::cols_of<DZM>, detail::cols_of<ZM>> &&
+    same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
+    same_value_type<detail::value_of<DVM>, T> && same_value_type<detail::value_of<DXM>, T> &&
+    same_value_type<detail::value_of<DZM>, T> && writable<detail::element_of<DXM>> &&
+    writable<detail::element_of<DZM>>;
+
 // Algorithm 4. Ṽ's run-time extent (l_x columns) is set by the caller; self-attention passes
 // the same tensor as X and Z.
 template <class T, class Dx, class Dz, class Dattn, class Dout, class XM, class ZM,
           softmax_mask Mask, class VM>
-    requires matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<VM> &&
-        rows_are<detail::rows_of<XM>, Dx> && rows_are<detail::rows_of<ZM>, Dz> &&
-        rows_are<detail::rows_of<VM>, Dout> &&
-        same_columns<detail::cols_of<VM>, detail::cols_of<XM>> &&
-        same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
-        same_value_type<detail::value_of<VM>, T> && writable<detail::element_of<VM>>
+    requires attention_operands<T, Dx, Dz, Dout, XM, ZM, VM>
 void forward(const Attention<T, Dx, Dz, Dattn, Dout>& p, const XM& X, const ZM& Z, Mask mask,
              VM&& Vt,
              typename Attention<T, Dx, Dz, Dattn, Dout>::template cache<
@@ -166,17 +187,7 @@ void forward(const Attention<T, Dx, Dz, Dattn, Dout>& p, const XM& X, const ZM& 
 // already in the cached A, so it only documents the call.
 template <class T, class Dx, class Dz, class Dattn, class Dout, class XM, class ZM,
           softmax_mask Mask, class DVM, class DXM, class DZM>
-    requires matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<DVM> &&
-        matrix_operand<DXM> && matrix_operand<DZM> && rows_are<detail::rows_of<XM>, Dx> &&
-        rows_are<detail::rows_of<ZM>, Dz> && rows_are<detail::rows_of<DVM>, Dout> &&
-        rows_are<detail::rows_of<DXM>, Dx> && rows_are<detail::rows_of<DZM>, Dz> &&
-        same_columns<detail::cols_of<DVM>, detail::cols_of<XM>> &&
-        same_columns<detail::cols_of<DXM>, detail::cols_of<XM>> &&
-        same_columns<detail::cols_of<DZM>, detail::cols_of<ZM>> &&
-        same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
-        same_value_type<detail::value_of<DVM>, T> && same_value_type<detail::value_of<DXM>, T> &&
-        same_value_type<detail::value_of<DZM>, T> && writable<detail::element_of<DXM>> &&
-        writable<detail::element_of<DZM>>
+    requires attention_grad_operands<T, Dx, Dz, Dout, XM, ZM, DVM, DXM, DZM>
 void backward(
     const Attention<T, Dx, Dz, Dattn, Dout>& p, const XM& X, const ZM& Z,
     [[maybe_unused]] Mask mask, const DVM& dVt, DXM&& dX, DZM&& dZ,

@@ -84,12 +84,7 @@ struct MHAttention {
 // the same tensor as X and Z.
 template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
           class ZM, softmax_mask Mask, class VM>
-    requires matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<VM> &&
-        rows_are<detail::rows_of<XM>, Dx> && rows_are<detail::rows_of<ZM>, Dz> &&
-        rows_are<detail::rows_of<VM>, Dout> &&
-        same_columns<detail::cols_of<VM>, detail::cols_of<XM>> &&
-        same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
-        same_value_type<detail::value_of<VM>, T> && writable<detail::element_of<VM>>
+    requires attention_operands<T, Dx, Dz, Dout, XM, ZM, VM>
 void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X, const ZM& Z,
              Mask mask, VM&& Vt,
              typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
@@ -127,17 +122,7 @@ void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM
 // already in the cached A^h, so it only documents the call.
 template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
           class ZM, softmax_mask Mask, class DVM, class DXM, class DZM>
-    requires matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<DVM> &&
-        matrix_operand<DXM> && matrix_operand<DZM> && rows_are<detail::rows_of<XM>, Dx> &&
-        rows_are<detail::rows_of<ZM>, Dz> && rows_are<detail::rows_of<DVM>, Dout> &&
-        rows_are<detail::rows_of<DXM>, Dx> && rows_are<detail::rows_of<DZM>, Dz> &&
-        same_columns<detail::cols_of<DVM>, detail::cols_of<XM>> &&
-        same_columns<detail::cols_of<DXM>, detail::cols_of<XM>> &&
-        same_columns<detail::cols_of<DZM>, detail::cols_of<ZM>> &&
-        same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
-        same_value_type<detail::value_of<DVM>, T> && same_value_type<detail::value_of<DXM>, T> &&
-        same_value_type<detail::value_of<DZM>, T> && writable<detail::element_of<DXM>> &&
-        writable<detail::element_of<DZM>>
+    requires attention_grad_operands<T, Dx, Dz, Dout, XM, ZM, DVM, DXM, DZM>
 void backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X, const ZM& Z,
               [[maybe_unused]] Mask mask, const DVM& dVt, DXM&& dX, DZM&& dZ,
               MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& grads,
