@@ -9,10 +9,10 @@ using d_mid = tf::d_mid<4>;  // same size as d_attn, different meaning
 using l_x = tf::l_x<16>;     // a sequence of at most 16 tokens
 
 int main() {
-    tf::mat<float, d_attn, d_e> W_q;  // (d_attn, d_e)
-    tf::mat<float, d_e, l_x> X;       // (d_e, l_x): column t is token t
-    tf::mat<float, d_attn, l_x> Q;    // (d_attn, l_x)
-    tf::mat<float, d_mid, l_x> V;     // (d_mid, l_x)
+    tf::mat<float, d_attn, d_e> W_q;                       // (d_attn, d_e)
+    tf::mat<float, d_e, l_x> X;                            // (d_e, l_x): column t is token t
+    tf::mat<float, d_attn, l_x> Q;                         // (d_attn, l_x)
+    tf::mat<float, d_mid, l_x> V;                          // (d_mid, l_x)
     X.resize_cols(5), Q.resize_cols(5), V.resize_cols(5);  // five tokens this time
     tf::fill(W_q, 0.5f), tf::fill(X, 1.0f);
 

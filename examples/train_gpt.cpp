@@ -31,11 +31,15 @@ using model = tf::DTransformer<float, cfg>;
 
 // Printable ASCII (32…126) and '\n' are tokens 0…95; anything else is '?'.
 tf::token encode(unsigned char c) {
-    if (c == '\n') return 95;
-    if (c < 32 || c > 126) c = '?';
+    if (c == '\n')
+        return 95;
+    if (c < 32 || c > 126)
+        c = '?';
     return static_cast<tf::token>(c - 32);
 }
-char decode(tf::token t) { return t == 95 ? '\n' : static_cast<char>(t + 32); }
+char decode(tf::token t) {
+    return t == 95 ? '\n' : static_cast<char>(t + 32);
+}
 
 // The bytes of a file, or of every regular file in a folder (sorted by name).
 std::string read_text(const std::filesystem::path& path) {
@@ -43,7 +47,8 @@ std::string read_text(const std::filesystem::path& path) {
     std::vector<fs::path> files;
     if (fs::is_directory(path)) {
         for (const auto& e : fs::directory_iterator(path))
-            if (e.is_regular_file() && !e.is_symlink()) files.push_back(e.path());
+            if (e.is_regular_file() && !e.is_symlink())
+                files.push_back(e.path());
         std::sort(files.begin(), files.end());
     } else {
         files.push_back(path);
@@ -60,9 +65,11 @@ int main(int argc, char** argv) {
     const char* path = argc > 1 ? argv[1] : "/usr/share/common-licenses";
     const double seconds = argc > 2 ? std::atof(argv[2]) : 60.0;
     std::vector<tf::token> data;
-    for (unsigned char c : read_text(path)) data.push_back(encode(c));
+    for (unsigned char c : read_text(path))
+        data.push_back(encode(c));
     if (data.size() < 20 * cfg::l_max) {
-        std::fprintf(stderr, "train_gpt: %s holds too little text (%zu bytes)\n", path, data.size());
+        std::fprintf(stderr, "train_gpt: %s holds too little text (%zu bytes)\n", path,
+                     data.size());
         return 1;
     }
     const std::size_t split = data.size() * 9 / 10;  // last 10% held out
@@ -74,12 +81,15 @@ int main(int argc, char** argv) {
     tf::init(*theta, 1337);
 
     constexpr auto fp = tf::footprint<model>;
-    std::printf("DTransformer<float, cfg>: L=%zu H=%zu d_e=%zu d_mlp=%zu l_max=%zu N_V=%zu, "
-                "%zu parameters; %zu characters of text\n", cfg::L, cfg::H, cfg::d_e, cfg::d_mlp,
-                cfg::l_max, cfg::N_V, tf::parameter_count<model>, data.size());
-    std::printf("footprint: parameters %zu B, gradients %zu B, activations (l_max) %zu B, "
-                "inference total %zu B\n",
-                fp.parameters, fp.gradients, fp.activations, fp.inference_total);
+    std::printf(
+        "DTransformer<float, cfg>: L=%zu H=%zu d_e=%zu d_mlp=%zu l_max=%zu N_V=%zu, "
+        "%zu parameters; %zu characters of text\n",
+        cfg::L, cfg::H, cfg::d_e, cfg::d_mlp, cfg::l_max, cfg::N_V, tf::parameter_count<model>,
+        data.size());
+    std::printf(
+        "footprint: parameters %zu B, gradients %zu B, activations (l_max) %zu B, "
+        "inference total %zu B\n",
+        fp.parameters, fp.gradients, fp.activations, fp.inference_total);
 
     // SGD step size per token; the loss is a sum over the l_max − 1 predicted positions.
     const float eta = static_cast<float>(argc > 3 ? std::atof(argv[3]) : 0.05) / cfg::l_max;
@@ -100,8 +110,9 @@ int main(int argc, char** argv) {
         const std::size_t stride = (data.size() - split - cfg::l_max) / n;
         double sum = 0;
         for (std::size_t i = 0; i < n; ++i)
-            sum += tf::loss(*theta, std::span<const tf::token>(data.data() + split + i * stride,
-                                                               cfg::l_max), *ws);
+            sum += tf::loss(
+                *theta, std::span<const tf::token>(data.data() + split + i * stride, cfg::l_max),
+                *ws);
         return sum / (n * (cfg::l_max - 1.0));
     };
 
@@ -125,19 +136,22 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             running = 0, since = 0, next_report += seconds / 12;
         }
-        if (elapsed >= seconds) break;
+        if (elapsed >= seconds)
+            break;
     }
 
     // A taste of what it learned: greedy continuation of a prompt (Algorithm 14 with τ = 0).
     std::vector<tf::token> x;
-    for (char c : std::string("This License")) x.push_back(encode(static_cast<unsigned char>(c)));
+    for (char c : std::string("This License"))
+        x.push_back(encode(static_cast<unsigned char>(c)));
     std::printf("sample: This License");
     for (int i = 0; i < 60 && x.size() < cfg::l_max; ++i) {
         auto P = tf::forward(*theta, x, *ws);
         const std::size_t t = x.size() - 1;
         tf::token best = 0;
         for (tf::token v = 1; v < 96; ++v)
-            if (P(v, t) > P(best, t)) best = v;
+            if (P(v, t) > P(best, t))
+                best = v;
         x.push_back(best);
         std::putchar(decode(best));
     }

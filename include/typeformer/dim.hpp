@@ -34,19 +34,19 @@ struct bounded_dim {
 }  // namespace detail
 
 // A fixed dimension: `name<N>` has exactly N entries.
-#define TYPEFORMER_DIM(name)                                          \
-    template <std::size_t N>                                          \
-    struct name : ::typeformer::detail::fixed_dim<N> {                \
-        static_assert(N > 0, "a dimension has at least one entry");   \
-        static constexpr const char* label = #name;                   \
+#define TYPEFORMER_DIM(name)                                        \
+    template <std::size_t N>                                        \
+    struct name : ::typeformer::detail::fixed_dim<N> {              \
+        static_assert(N > 0, "a dimension has at least one entry"); \
+        static constexpr const char* label = #name;                 \
     }
 
 // A bounded length: `name<Max>` has a run-time extent in [0, Max].
-#define TYPEFORMER_LENGTH(name)                                       \
-    template <std::size_t Max>                                        \
-    struct name : ::typeformer::detail::bounded_dim<Max> {            \
+#define TYPEFORMER_LENGTH(name)                                        \
+    template <std::size_t Max>                                         \
+    struct name : ::typeformer::detail::bounded_dim<Max> {             \
         static_assert(Max > 0, "a length has capacity of at least 1"); \
-        static constexpr const char* label = #name;                   \
+        static constexpr const char* label = #name;                    \
     }
 
 template <class D>
@@ -105,9 +105,8 @@ concept same_dim = std::is_same_v<A, B>;
 // Equal sizes: what an explicit relabel requires (Relabel is the greppable
 // escape hatch; `same_dim` is what every operation checks).
 template <class From, class To>
-concept relabel_compatible =
-    dimension<From> && dimension<To> && From::capacity == To::capacity &&
-    From::is_bounded == To::is_bounded;
+concept relabel_compatible = dimension<From> && dimension<To> &&
+                             From::capacity == To::capacity&& From::is_bounded == To::is_bounded;
 
 // Run-time extent of a dimension: free for fixed dims, a size_t for bounded. Role tells a
 // matrix's row extent from its column extent, so two empty extents of a square mat<T, D, D>
@@ -119,7 +118,8 @@ struct extent {
 };
 template <bounded_dimension D, int Role>
 struct extent<D, Role> {
-    std::size_t n = 0;  // empty until sized, like Eigen's dynamic matrices; zero-initialised, so .bss
+    std::size_t n =
+        0;  // empty until sized, like Eigen's dynamic matrices; zero-initialised, so .bss
     constexpr std::size_t value() const noexcept { return n; }
     constexpr void set(std::size_t v) noexcept { n = v; }
 };

@@ -76,7 +76,9 @@ public:
         const std::string_view v = view();
         const auto dot = v.rfind('.');
         // Not substr: its out-of-range throw would drag exception support into firmware.
-        return dot == std::string_view::npos ? v : std::string_view(v.data() + dot + 1, v.size() - dot - 1);
+        return dot == std::string_view::npos
+                   ? v
+                   : std::string_view(v.data() + dot + 1, v.size() - dot - 1);
     }
 
     friend constexpr bool operator==(const basic_param_name& a, std::string_view b) noexcept {
@@ -86,7 +88,8 @@ public:
     // Building (the walk's job): push returns the old size, pop restores it.
     constexpr std::size_t push_member(std::string_view member) noexcept {
         const std::size_t old = len_;
-        if (len_ != 0) append(".");
+        if (len_ != 0)
+            append(".");
         append(member);
         return old;
     }
@@ -98,7 +101,8 @@ public:
             i /= 10;
         } while (i != 0);
         char rev[24]{};
-        for (std::size_t k = 0; k < n; ++k) rev[k] = digits[n - 1 - k];
+        for (std::size_t k = 0; k < n; ++k)
+            rev[k] = digits[n - 1 - k];
         return push_member(std::string_view(rev, n));
     }
     constexpr void pop(std::size_t old_size) noexcept {
@@ -109,7 +113,8 @@ public:
 private:
     constexpr void append(std::string_view s) noexcept {
         TYPEFORMER_CHECK(len_ + s.size() <= Capacity, "param_name: parameter name too long");
-        for (char ch : s) buf_[len_++] = ch;
+        for (char ch : s)
+            buf_[len_++] = ch;
         buf_[len_] = '\0';
     }
 
@@ -185,7 +190,8 @@ struct tensor_shape {
     constexpr std::size_t operator[](std::size_t i) const noexcept { return dims[i]; }
     constexpr std::size_t elements() const noexcept {
         std::size_t n = 1;
-        for (std::size_t d : dims) n *= d;
+        for (std::size_t d : dims)
+            n *= d;
         return n;
     }
 };
@@ -203,8 +209,10 @@ struct dim_axes<prod<A, B>> {
     static constexpr std::array<std::size_t, rank> dims = [] {
         std::array<std::size_t, rank> r{};
         std::size_t k = 0;
-        for (std::size_t d : dim_axes<A>::dims) r[k++] = d;
-        for (std::size_t d : dim_axes<B>::dims) r[k++] = d;
+        for (std::size_t d : dim_axes<A>::dims)
+            r[k++] = d;
+        for (std::size_t d : dim_axes<B>::dims)
+            r[k++] = d;
         return r;
     }();
 };
@@ -221,7 +229,8 @@ struct file_shape_of<mat<T, R, C>> {
     static constexpr tensor_shape<rank> value = [] {
         tensor_shape<rank> s{};
         std::size_t k = 0;
-        for (std::size_t d : dim_axes<R>::dims) s.dims[k++] = d;
+        for (std::size_t d : dim_axes<R>::dims)
+            s.dims[k++] = d;
         s.dims[k] = C::size;  // the column dim stays one axis, product or not
         return s;
     }();
@@ -283,7 +292,8 @@ constexpr void walk(Name& name, F& f, X& x, Xs&... xs);
 template <class Name, class F, class Accessor, class X, class... Xs>
 constexpr void walk_member(Name& name, F& f, Accessor acc, X& x, Xs&... xs) {
     using M = member_t<std::remove_cvref_t<X>, Accessor>;
-    const std::size_t old = flatten_params<M> ? name.size() : name.push_member(hana::first(acc).c_str());
+    const std::size_t old =
+        flatten_params<M> ? name.size() : name.push_member(hana::first(acc).c_str());
     walk(name, f, hana::second(acc)(x), hana::second(acc)(xs)...);
     name.pop(old);
 }
@@ -323,7 +333,8 @@ constexpr type_stats stats_of() {
         constexpr std::size_t N = std::tuple_size_v<U>;
         type_stats e = stats_of<E>();
         std::size_t digits = 1;
-        for (std::size_t n = N == 0 ? 0 : N - 1; n >= 10; n /= 10) ++digits;
+        for (std::size_t n = N == 0 ? 0 : N - 1; n >= 10; n /= 10)
+            ++digits;
         return {N * e.scalars, N * e.tensors, 1 + digits + e.name_suffix};
     } else if constexpr (!hana::Struct<U>::value) {
         return {};  // check_walkable has reported it
@@ -334,7 +345,8 @@ constexpr type_stats stats_of() {
                 r.scalars += s.scalars;
                 r.tensors += s.tensors;
                 const std::size_t n = 1 + name_len + s.name_suffix;
-                if (n > r.name_suffix) r.name_suffix = n;
+                if (n > r.name_suffix)
+                    r.name_suffix = n;
             };
             auto add_member = [&add](auto a) {
                 using M = member_t<U, decltype(a)>;
@@ -355,7 +367,8 @@ constexpr type_stats stats_of() {
 
 // Scalars in a model: the sum of its leaves' sizes.
 template <class Model>
-inline constexpr std::size_t parameter_count = detail::stats_of<std::remove_cvref_t<Model>>().scalars;
+inline constexpr std::size_t parameter_count =
+    detail::stats_of<std::remove_cvref_t<Model>>().scalars;
 
 // Leaves (named tensors) in a model.
 template <class Model>
@@ -391,7 +404,7 @@ constexpr void for_each_param(Model&& model, Grads&& grads, F&& f) {
 // f(name, a_leaf, xs_leaf...) for any number of same-typed objects in lockstep
 // (an optimiser walks parameters, gradients and its moment estimates together).
 template <class F, class X, class... Xs>
-    requires(std::is_same_v<std::remove_cvref_t<X>, std::remove_cvref_t<Xs>> && ...)
+    requires(std::is_same_v<std::remove_cvref_t<X>, std::remove_cvref_t<Xs>>&&...)
 constexpr void for_each_param_zip(F&& f, X&& x, Xs&&... xs) {
     static_assert(max_param_name_length<X> <= param_name::capacity,
                   "typeformer: a parameter name is longer than param_name::capacity");
@@ -437,7 +450,8 @@ public:
     static constexpr result_type max() noexcept { return ~result_type{0}; }
 
     constexpr explicit xoshiro256ss(std::uint64_t seed) noexcept {
-        for (auto& w : s_) w = splitmix64(seed);
+        for (auto& w : s_)
+            w = splitmix64(seed);
     }
     constexpr result_type operator()() noexcept {
         const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
@@ -481,8 +495,8 @@ inline double log_scaled(std::uint64_t n, int e) noexcept {
     constexpr std::int64_t LN2_HI = 48775896626292;  // round(ln 2 · 2^46)
     constexpr std::int64_t LN2_LO = -9231015199942;  // round((ln 2 · 2^46 − LN2_HI) · 2^46)
     const std::int64_t ke = k + e;
-    const double kln2 = static_cast<double>(ke * LN2_HI) * pow2(-46) +
-                        static_cast<double>(ke * LN2_LO) * pow2(-92);
+    const double kln2 =
+        static_cast<double>(ke * LN2_HI) * pow2(-46) + static_cast<double>(ke * LN2_LO) * pow2(-92);
     return 2.0 * sum + kln2;
 }
 }  // namespace detail
@@ -502,7 +516,8 @@ public:
             const std::int64_t a = static_cast<std::int64_t>((r >> 37) & 0x7FFFFFF) - half;
             const std::int64_t b = static_cast<std::int64_t>((r >> 10) & 0x7FFFFFF) - half;
             const std::int64_t s_int = a * a + b * b;  // s = s_int · 2^-52, exact
-            if (s_int == 0 || s_int >= (std::int64_t{1} << 52)) continue;
+            if (s_int == 0 || s_int >= (std::int64_t{1} << 52))
+                continue;
             const double s = static_cast<double>(s_int) * detail::pow2(-52);
             const double ln_s = detail::log_scaled(static_cast<std::uint64_t>(s_int), -52);
             const double f = std::sqrt(-2.0 * ln_s / s);
@@ -535,7 +550,8 @@ constexpr void zero(X& x) noexcept {
     for_each_param(x, [](const param_name&, auto& p) {
         using T = typename std::remove_cvref_t<decltype(p)>::value_type;
         T* d = p.data();
-        for (std::size_t i = 0; i < leaf_elements<decltype(p)>; ++i) d[i] = T(0);
+        for (std::size_t i = 0; i < leaf_elements<decltype(p)>; ++i)
+            d[i] = T(0);
     });
 }
 
@@ -546,8 +562,10 @@ struct init_options {
 // The initial value rule, by the leaf's own name (the last component).
 enum class init_kind { normal, zeros, ones };
 constexpr init_kind init_kind_of(std::string_view leaf) noexcept {
-    if (leaf == "gamma") return init_kind::ones;
-    if (leaf == "beta" || leaf == "b" || leaf.starts_with("b_")) return init_kind::zeros;
+    if (leaf == "gamma")
+        return init_kind::ones;
+    if (leaf == "beta" || leaf == "b" || leaf.starts_with("b_"))
+        return init_kind::zeros;
     return init_kind::normal;
 }
 
@@ -563,10 +581,12 @@ void init(Model& model, std::uint64_t seed, init_options opt = {}) noexcept {
         constexpr std::size_t n = leaf_elements<Leaf>;
         switch (init_kind_of(name.leaf())) {
             case init_kind::ones:
-                for (std::size_t i = 0; i < n; ++i) d[i] = T(1);
+                for (std::size_t i = 0; i < n; ++i)
+                    d[i] = T(1);
                 break;
             case init_kind::zeros:
-                for (std::size_t i = 0; i < n; ++i) d[i] = T(0);
+                for (std::size_t i = 0; i < n; ++i)
+                    d[i] = T(0);
                 break;
             case init_kind::normal: {
                 auto gen = prng::stream_for(seed, name.view());
@@ -583,7 +603,8 @@ void init(Model& model, std::uint64_t seed, init_options opt = {}) noexcept {
 template <class Model>
 constexpr void copy_params(const Model& src, Model& dst) noexcept {
     for_each_param(src, dst, [](const param_name&, const auto& s, auto& d) {
-        for (std::size_t i = 0; i < leaf_elements<decltype(s)>; ++i) d.data()[i] = s.data()[i];
+        for (std::size_t i = 0; i < leaf_elements<decltype(s)>; ++i)
+            d.data()[i] = s.data()[i];
     });
 }
 
@@ -593,8 +614,10 @@ double max_abs_diff(const Model& a, const Model& b) noexcept {
     double m = 0.0;
     for_each_param(a, b, [&m](const param_name&, const auto& x, const auto& y) {
         for (std::size_t i = 0; i < leaf_elements<decltype(x)>; ++i) {
-            const double d = std::fabs(static_cast<double>(x.data()[i]) - static_cast<double>(y.data()[i]));
-            if (!(d <= m)) m = d;  // NaN wins
+            const double d =
+                std::fabs(static_cast<double>(x.data()[i]) - static_cast<double>(y.data()[i]));
+            if (!(d <= m))
+                m = d;  // NaN wins
         }
     });
     return m;
@@ -605,7 +628,8 @@ template <class Model>
 bool bit_equal(const Model& a, const Model& b) noexcept {
     bool eq = true;
     for_each_param(a, b, [&eq](const param_name&, const auto& x, const auto& y) {
-        if (std::memcmp(x.data(), y.data(), sizeof(x.elems)) != 0) eq = false;
+        if (std::memcmp(x.data(), y.data(), sizeof(x.elems)) != 0)
+            eq = false;
     });
     return eq;
 }

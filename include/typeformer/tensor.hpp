@@ -40,9 +40,7 @@ struct vec_view {
     constexpr T& operator()(std::size_t i) const noexcept { return (*this)[i]; }
     constexpr T* begin() const noexcept { return ptr; }
     constexpr T* end() const noexcept { return ptr + n; }
-    constexpr operator vec_view<const T, D>() const noexcept
-        requires(!std::is_const_v<T>)
-    {
+    constexpr operator vec_view<const T, D>() const noexcept requires(!std::is_const_v<T>) {
         return {ptr, n};
     }
 };
@@ -73,9 +71,7 @@ struct mat_view {
         TYPEFORMER_CHECK(n <= n_cols, "first_cols: more columns than the view has");
         return {ptr, ld, n_rows, n};
     }
-    constexpr operator mat_view<const T, R, C>() const noexcept
-        requires(!std::is_const_v<T>)
-    {
+    constexpr operator mat_view<const T, R, C>() const noexcept requires(!std::is_const_v<T>) {
         return {ptr, ld, n_rows, n_cols};
     }
 };
@@ -91,9 +87,7 @@ struct vec {
 
     constexpr std::size_t size() const noexcept { return ext.value(); }
     // Sets the run-time extent of a bounded vector.
-    constexpr void resize(std::size_t n) noexcept
-        requires bounded_dimension<D>
-    {
+    constexpr void resize(std::size_t n) noexcept requires bounded_dimension<D> {
         TYPEFORMER_CHECK(n <= capacity, "vec::resize: extent exceeds the dimension's capacity");
         ext.set(n);
     }
@@ -137,15 +131,11 @@ struct mat {
     constexpr std::size_t cols() const noexcept { return col_ext.value(); }
     constexpr std::size_t stride() const noexcept { return ld; }
     // Sets the run-time extent of a bounded column dimension (a sequence length).
-    constexpr void resize_cols(std::size_t n) noexcept
-        requires bounded_dimension<C>
-    {
+    constexpr void resize_cols(std::size_t n) noexcept requires bounded_dimension<C> {
         TYPEFORMER_CHECK(n <= C::capacity, "mat::resize_cols: extent exceeds the capacity");
         col_ext.set(n);
     }
-    constexpr void resize_rows(std::size_t n) noexcept
-        requires bounded_dimension<R>
-    {
+    constexpr void resize_rows(std::size_t n) noexcept requires bounded_dimension<R> {
         TYPEFORMER_CHECK(n <= R::capacity, "mat::resize_rows: extent exceeds the capacity");
         row_ext.set(n);
     }
@@ -201,9 +191,14 @@ struct tensor_traits<mat_view<T, R, C>> {
 };
 
 template <class X>
-concept matrix = requires { typename X::rows_dim; typename X::cols_dim; };
+concept matrix = requires {
+    typename X::rows_dim;
+    typename X::cols_dim;
+};
 template <class X>
-concept vector = requires { typename X::dim_type; };
+concept vector = requires {
+    typename X::dim_type;
+};
 
 template <class X>
 using view_of = typename tensor_traits<std::remove_cvref_t<X>>::view_type;
@@ -255,7 +250,7 @@ constexpr auto head(Y&& y, std::size_t h) noexcept {
 // The same with a compile-time index, checked against H.
 template <std::size_t h, class Y>
     requires matrix<std::remove_cvref_t<Y>> &&
-             head_index_in_range<h, typename std::remove_cvref_t<Y>::rows_dim::outer>
+        head_index_in_range<h, typename std::remove_cvref_t<Y>::rows_dim::outer>
 constexpr auto head(Y&& y) noexcept {
     return head(y, h);
 }
@@ -277,16 +272,17 @@ template <class Y>
 constexpr auto split_heads(Y&& y) noexcept {
     using P = typename std::remove_cvref_t<Y>::rows_dim;
     std::array<decltype(head(y, 0)), P::outer::size> parts{};
-    for (std::size_t h = 0; h < P::outer::size; ++h) parts[h] = head(y, h);
+    for (std::size_t h = 0; h < P::outer::size; ++h)
+        parts[h] = head(y, h);
     return parts;
 }
 
 // What concat_heads needs: H blocks of D rows stack into H·D, and the column dims agree.
 template <class Parts, class Y>
-concept stacks_into =
-    std::is_same_v<prod<H<std::tuple_size_v<Parts>>, typename Parts::value_type::rows_dim>,
-                   typename Y::rows_dim> &&
-    std::is_same_v<typename Parts::value_type::cols_dim, typename Y::cols_dim>;
+concept stacks_into = std::is_same_v < prod < H<std::tuple_size_v<Parts>>,
+typename Parts::value_type::rows_dim >,
+    typename Y::rows_dim >
+        &&std::is_same_v<typename Parts::value_type::cols_dim, typename Y::cols_dim>;
 
 // Y ← [Y^1; …; Y^H] (a copy, for blocks computed elsewhere); extents must agree.
 template <class Part, std::size_t Hn, class Y>
@@ -298,7 +294,8 @@ constexpr void concat_heads(const std::array<Part, Hn>& parts, Y&& y) noexcept {
         TYPEFORMER_CHECK(src.rows() == dst.rows() && src.cols() == dst.cols(),
                          "concat_heads: a block's extents differ from its place in Y");
         for (std::size_t j = 0; j < dst.cols(); ++j)
-            for (std::size_t i = 0; i < dst.rows(); ++i) dst(i, j) = src(i, j);
+            for (std::size_t i = 0; i < dst.rows(); ++i)
+                dst(i, j) = src(i, j);
     }
 }
 
@@ -306,8 +303,8 @@ constexpr void concat_heads(const std::array<Part, Hn>& parts, Y&& y) noexcept {
 
 template <dimension R2, dimension C2, class M>
     requires matrix<std::remove_cvref_t<M>> &&
-             relabel_compatible<typename std::remove_cvref_t<M>::rows_dim, R2> &&
-             relabel_compatible<typename std::remove_cvref_t<M>::cols_dim, C2>
+        relabel_compatible<typename std::remove_cvref_t<M>::rows_dim, R2> &&
+        relabel_compatible<typename std::remove_cvref_t<M>::cols_dim, C2>
 constexpr auto relabel(M&& m) noexcept {
     auto v = as_view(m);
     using E = std::remove_pointer_t<decltype(v.ptr)>;
@@ -315,7 +312,7 @@ constexpr auto relabel(M&& m) noexcept {
 }
 template <dimension D2, class V>
     requires vector<std::remove_cvref_t<V>> &&
-             relabel_compatible<typename std::remove_cvref_t<V>::dim_type, D2>
+        relabel_compatible<typename std::remove_cvref_t<V>::dim_type, D2>
 constexpr auto relabel(V&& x) noexcept {
     auto v = as_view(x);
     using E = std::remove_pointer_t<decltype(v.ptr)>;
@@ -331,35 +328,57 @@ concept writable_tensor =
 
 template <class X>
     requires writable_tensor<X>
-constexpr void fill(X&& x, typename tensor_traits<std::remove_cvref_t<X>>::value_type value) noexcept {
+constexpr void fill(X&& x,
+                    typename tensor_traits<std::remove_cvref_t<X>>::value_type value) noexcept {
     auto v = as_view(x);
     if constexpr (matrix<decltype(v)>) {
         for (std::size_t j = 0; j < v.cols(); ++j)
-            for (std::size_t i = 0; i < v.rows(); ++i) v(i, j) = value;
+            for (std::size_t i = 0; i < v.rows(); ++i)
+                v(i, j) = value;
     } else {
-        for (std::size_t i = 0; i < v.size(); ++i) v[i] = value;
+        for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = value;
     }
 }
 
+// The dimensions of a tensor as one type: shape<R, C> for a matrix, shape<D> for a vector.
+template <class... Dims>
+struct shape {};
+namespace detail {
+template <class X>
+struct shape_of_impl;
+template <matrix X>
+struct shape_of_impl<X> {
+    using type = shape<typename X::rows_dim, typename X::cols_dim>;
+};
+template <vector X>
+struct shape_of_impl<X> {
+    using type = shape<typename X::dim_type>;
+};
+}  // namespace detail
+template <class X>
+using shape_of = typename detail::shape_of_impl<std::remove_cvref_t<X>>::type;
+
+// Same dimensions in the same order; one check, so a failure's note names both shapes.
 template <class A, class B>
-concept same_shape_type =
-    (matrix<A> && matrix<B> && same_dim<typename A::rows_dim, typename B::rows_dim> &&
-     same_dim<typename A::cols_dim, typename B::cols_dim>) ||
-    (vector<A> && vector<B> && same_dim<typename A::dim_type, typename B::dim_type>);
+concept same_shape_type = std::is_same_v<shape_of<A>, shape_of<B>>;
 
 // dst ← src; both have the same dimensions, and the same run-time extents.
 template <class Src, class Dst>
-    requires same_shape_type<std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>> && writable_tensor<Dst>
+    requires same_shape_type<std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>> &&
+        writable_tensor<Dst>
 constexpr void copy(const Src& src, Dst&& dst) noexcept {
     auto s = as_view(src);
     auto d = as_view(dst);
     if constexpr (matrix<decltype(s)>) {
         TYPEFORMER_CHECK(s.rows() == d.rows() && s.cols() == d.cols(), "copy: extents differ");
         for (std::size_t j = 0; j < s.cols(); ++j)
-            for (std::size_t i = 0; i < s.rows(); ++i) d(i, j) = s(i, j);
+            for (std::size_t i = 0; i < s.rows(); ++i)
+                d(i, j) = s(i, j);
     } else {
         TYPEFORMER_CHECK(s.size() == d.size(), "copy: extents differ");
-        for (std::size_t i = 0; i < s.size(); ++i) d[i] = s[i];
+        for (std::size_t i = 0; i < s.size(); ++i)
+            d[i] = s[i];
     }
 }
 

@@ -3,7 +3,7 @@
 // sequences being attended from and attended to); only relabel<d_e<8>, l_z<16>>(X) says so.
 // expect: l_x<16>, l_z<16>, same_shape_type
 // first-error: copy, l_x<16>, l_z<16>
-// max-lines: 21
+// max-lines: 16
 #include <typeformer/tensor.hpp>
 
 using namespace typeformer;

@@ -3,4 +3,6 @@
 
 static_assert(true, "typeformer consumer");
 
-int main() { return 0; }
+int main() {
+    return 0;
+}

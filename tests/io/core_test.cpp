@@ -27,19 +27,29 @@
 static std::atomic<long> allocations{0};
 void* operator new(std::size_t n) {
     ++allocations;
-    if (void* p = std::malloc(n ? n : 1)) return p;
+    if (void* p = std::malloc(n ? n : 1))
+        return p;
     std::abort();
 }
 void* operator new(std::size_t n, std::align_val_t a) {
     ++allocations;
     const std::size_t al = static_cast<std::size_t>(a);
-    if (void* p = std::aligned_alloc(al, (n + al - 1) / al * al)) return p;
+    if (void* p = std::aligned_alloc(al, (n + al - 1) / al * al))
+        return p;
     std::abort();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+    std::free(p);
+}
 
 namespace {
 
@@ -57,7 +67,8 @@ TEST(Core, WalkInitSgdAdamDoNotAllocate) {
     tf::init(grads, 2);
     tf::sgd_step(theta, grads, 0.1f);
     tf::adam_step(theta, grads, state, {.lr = 1e-3, .weight_decay = 0.01});
-    tf::adam_step(theta, grads, state, {.lr = 1e-3, .weight_decay = 0.01, .decay = tf::weight_decay_mode::l2});
+    tf::adam_step(theta, grads, state,
+                  {.lr = 1e-3, .weight_decay = 0.01, .decay = tf::weight_decay_mode::l2});
     tf::copy_params(theta, other);
     const bool same = tf::bit_equal(theta, other);
     const double diff = tf::max_abs_diff(theta, other);
@@ -75,7 +86,8 @@ TEST(Core, WalkInitSgdAdamDoNotAllocate) {
 TEST(Core, IoTryFunctionsWorkWithoutExceptions) {
     tf::init(theta, 3);
     const auto image = tio::save_state(theta);
-    const auto r = tio::try_load_state(other, std::span<const std::byte>(image.data(), image.size()));
+    const auto r =
+        tio::try_load_state(other, std::span<const std::byte>(image.data(), image.size()));
     EXPECT_TRUE(r.ok()) << r.message;
     EXPECT_TRUE(tf::bit_equal(theta, other));
     const auto bad = tio::try_load_state(other, std::span<const std::byte>(image.data(), 20));

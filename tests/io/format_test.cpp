@@ -37,18 +37,21 @@ TEST(Format, SmallVectorPrintsEveryEntry) {
 TEST(Format, SmallMatrixPrintsRows) {
     tf::mat<double, tf::d_attn<2>, tf::d_e<3>> M{};
     for (std::size_t i = 0; i < 2; ++i)
-        for (std::size_t j = 0; j < 3; ++j) M(i, j) = static_cast<double>(10 * i + j);
+        for (std::size_t j = 0; j < 3; ++j)
+            M(i, j) = static_cast<double>(10 * i + j);
     EXPECT_EQ(fmt::format("{}", M), "mat<d_attn<2>, d_e<3>>\n[[0, 1, 2],\n [10, 11, 12]]");
 }
 
 TEST(Format, LargeTensorsAreSummarised) {
     auto v = std::make_unique<tf::vec<float, tf::d_mlp<100>>>();
-    for (std::size_t i = 0; i < 100; ++i) (*v)[i] = static_cast<float>(i);
+    for (std::size_t i = 0; i < 100; ++i)
+        (*v)[i] = static_cast<float>(i);
     EXPECT_EQ(fmt::format("{}", *v), "vec<d_mlp<100>> [0, 1, 2, ..., 97, 98, 99]");
 
     auto M = std::make_unique<tf::mat<float, tf::prod<tf::H<2>, tf::d_attn<5>>, tf::d_e<20>>>();
     for (std::size_t i = 0; i < 10; ++i)
-        for (std::size_t j = 0; j < 20; ++j) (*M)(i, j) = static_cast<float>(100 * i + j);
+        for (std::size_t j = 0; j < 20; ++j)
+            (*M)(i, j) = static_cast<float>(100 * i + j);
     EXPECT_EQ(fmt::format("{}", *M),
               "mat<H<2>·d_attn<5>, d_e<20>>\n"
               "[[0, 1, 2, ..., 17, 18, 19],\n"
@@ -78,7 +81,8 @@ TEST(Format, SummaryListsEveryParameterAndTheTotal) {
     auto m = std::make_unique<tiny::model<float>>();
     const std::string s = tio::summary(*m);
     std::size_t lines = 0;
-    for (char c : s) lines += c == '\n';
+    for (char c : s)
+        lines += c == '\n';
     EXPECT_EQ(lines, 37u + 4u) << s;  // title, rule, 37 rows, rule, total
     EXPECT_TRUE(contains(s, "layers.0.attn.W_q   [3, 5, 7]  H·d_attn × d_e    105")) << s;
     EXPECT_TRUE(contains(s, "layers.1.attn.W_o   [7, 12]    d_e × H·d_mid      84")) << s;

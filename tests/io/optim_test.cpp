@@ -36,7 +36,8 @@ void check_against_torch(const adam_case& c, double tol) {
     // Biases and gains start away from 0 and 1 so that weight decay acts on every tensor.
     tf::for_each_param(*theta, [](const tf::param_name& n, auto& p) {
         if (tf::init_kind_of(n.leaf()) != tf::init_kind::normal)
-            for (auto& x : p.elems) x += static_cast<T>(0.25);
+            for (auto& x : p.elems)
+                x += static_cast<T>(0.25);
     });
     tio::save(*theta, dir / "init.safetensors", dt);
 
@@ -52,12 +53,13 @@ void check_against_torch(const adam_case& c, double tol) {
     EXPECT_EQ(state->step, static_cast<std::uint64_t>(c.steps));
 
     const auto o = c.opt;
-    ASSERT_EQ(testutil::run_reference({"adam", c.torch_kind, (dir / "init.safetensors").string(),
-                                       (dir / "grads").string(), std::to_string(c.steps), (dir / "out.").string(),
-                                       fmt::format("{:.17g}", o.lr), fmt::format("{:.17g}", o.beta1),
-                                       fmt::format("{:.17g}", o.beta2), fmt::format("{:.17g}", o.eps),
-                                       fmt::format("{:.17g}", o.weight_decay)}),
-              0);
+    ASSERT_EQ(
+        testutil::run_reference(
+            {"adam", c.torch_kind, (dir / "init.safetensors").string(), (dir / "grads").string(),
+             std::to_string(c.steps), (dir / "out.").string(), fmt::format("{:.17g}", o.lr),
+             fmt::format("{:.17g}", o.beta1), fmt::format("{:.17g}", o.beta2),
+             fmt::format("{:.17g}", o.eps), fmt::format("{:.17g}", o.weight_decay)}),
+        0);
     auto ref = std::make_unique<tf::adam_state<model_t>>();
     auto ref_theta = std::make_unique<model_t>();
     tio::load(*ref_theta, dir / "out.params.safetensors");
@@ -84,10 +86,15 @@ TEST(Adam, MatchesTorchAdam) {
 }
 
 TEST(Adam, MatchesTorchAdamWithL2WeightDecay) {
-    check_against_torch<float>(
-        {"adam", {.lr = 1e-2, .beta1 = 0.8, .beta2 = 0.99, .eps = 1e-6, .weight_decay = 0.3,
-                  .decay = tf::weight_decay_mode::l2}, 5},
-        2e-6);
+    check_against_torch<float>({"adam",
+                                {.lr = 1e-2,
+                                 .beta1 = 0.8,
+                                 .beta2 = 0.99,
+                                 .eps = 1e-6,
+                                 .weight_decay = 0.3,
+                                 .decay = tf::weight_decay_mode::l2},
+                                5},
+                               2e-6);
 }
 
 TEST(Adam, MatchesTorchAdamW) {
@@ -95,7 +102,8 @@ TEST(Adam, MatchesTorchAdamW) {
 }
 
 TEST(Adam, MatchesTorchAdamWInDouble) {
-    check_against_torch<double>({"adamw", {.lr = 1e-2, .beta1 = 0.85, .weight_decay = 0.1}, 7}, 1e-14);
+    check_against_torch<double>({"adamw", {.lr = 1e-2, .beta1 = 0.85, .weight_decay = 0.1}, 7},
+                                1e-14);
 }
 
 TEST(Adam, FirstStepIsSignTimesLr) {
@@ -112,7 +120,8 @@ TEST(Adam, FirstStepIsSignTimesLr) {
     tf::for_each_param_zip(
         [](const tf::param_name& n, const auto& t, const auto& b, const auto& g) {
             for (std::size_t i = 0; i < sizeof(t.elems) / sizeof(double); ++i)
-                ASSERT_NEAR(t.elems[i] - b.elems[i], -0.001 * (g.elems[i] > 0 ? 1 : -1), 1e-9) << n.view();
+                ASSERT_NEAR(t.elems[i] - b.elems[i], -0.001 * (g.elems[i] > 0 ? 1 : -1), 1e-9)
+                    << n.view();
         },
         *theta, *before, *grads);
 }

@@ -24,12 +24,13 @@ std::vector<std::string> expected_names() {
     std::vector<std::string> n = {"W_e", "W_p"};
     for (int l = 0; l < 2; ++l) {
         const std::string p = "layers." + std::to_string(l) + ".";
-        for (const char* s : {"ln1.gamma", "ln1.beta", "attn.W_q", "attn.b_q", "attn.W_k", "attn.b_k",
-                              "attn.W_v", "attn.b_v", "attn.W_o", "attn.b_o", "ln2.gamma", "ln2.beta",
-                              "mlp.W_1", "mlp.b_1", "mlp.W_2", "mlp.b_2"})
+        for (const char* s : {"ln1.gamma", "ln1.beta", "attn.W_q", "attn.b_q", "attn.W_k",
+                              "attn.b_k", "attn.W_v", "attn.b_v", "attn.W_o", "attn.b_o",
+                              "ln2.gamma", "ln2.beta", "mlp.W_1", "mlp.b_1", "mlp.W_2", "mlp.b_2"})
             n.push_back(p + s);
     }
-    for (const char* s : {"ln_f.gamma", "ln_f.beta", "W_u"}) n.push_back(s);
+    for (const char* s : {"ln_f.gamma", "ln_f.beta", "W_u"})
+        n.push_back(s);
     return n;
 }
 
@@ -46,18 +47,20 @@ using Wo = tiny::attention<float>::w_o;
 using bq = tiny::attention<float>::b_qk;
 static_assert(tf::file_shape<Wq>.rank == 3);
 static_assert(tf::file_shape<Wq>.dims == std::array<std::size_t, 3>{3, 5, 7});  // [H, d_attn, d_e]
-static_assert(tf::file_shape<Wo>.dims == std::array<std::size_t, 2>{7, 12});    // [d_e, H·d_mid], flat
-static_assert(tf::file_shape<bq>.dims == std::array<std::size_t, 2>{3, 5});     // [H, d_attn]
+static_assert(tf::file_shape<Wo>.dims ==
+              std::array<std::size_t, 2>{7, 12});  // [d_e, H·d_mid], flat
+static_assert(tf::file_shape<bq>.dims == std::array<std::size_t, 2>{3, 5});  // [H, d_attn]
 static_assert(tf::file_shape<tf::vec<float, tiny::DE>>.dims == std::array<std::size_t, 1>{7});
 static_assert(tf::file_shape<tiny::model<float>::w_e>.dims == std::array<std::size_t, 2>{7, 11});
 static_assert(tf::file_shape<Wq>.elements() == 105);
 // Nested products expand fully in the row dim.
-using nested = tf::mat<float, tf::prod<tf::prod<tf::H<2>, tf::d_attn<3>>, tf::d_mid<4>>, tf::d_e<5>>;
+using nested =
+    tf::mat<float, tf::prod<tf::prod<tf::H<2>, tf::d_attn<3>>, tf::d_mid<4>>, tf::d_e<5>>;
 static_assert(tf::file_shape<nested>.dims == std::array<std::size_t, 4>{2, 3, 4, 5});
 // Row-major file index ↔ column-major storage.
 static_assert(tf::file_to_storage_index<Wq>(0) == 0);
-static_assert(tf::file_to_storage_index<Wq>(1) == 15);         // (0, 1)
-static_assert(tf::file_to_storage_index<Wq>(7) == 1);          // (1, 0)
+static_assert(tf::file_to_storage_index<Wq>(1) == 15);  // (0, 1)
+static_assert(tf::file_to_storage_index<Wq>(7) == 1);   // (1, 0)
 static_assert(tf::file_to_storage_index<Wq>(7 * 6 + 3) == 6 + 3 * 15);
 static_assert(tf::storage_to_file_index<Wq>(6 + 3 * 15) == 7 * 6 + 3);
 static_assert(tf::param_leaf<Wq> && !tf::param_leaf<model_f> && tf::param_struct<model_f>);
@@ -101,18 +104,20 @@ TEST(Params, LockstepWalkPairsSameNamedLeaves) {
     auto a = std::make_unique<model_f>();
     auto b = std::make_unique<model_f>();
     std::size_t n = 0;
-    tf::for_each_param(*a, std::as_const(*b), [&](const tf::param_name& name, auto& x, const auto& y) {
-        const char* base_a = reinterpret_cast<const char*>(a.get());
-        const char* base_b = reinterpret_cast<const char*>(b.get());
-        EXPECT_EQ(reinterpret_cast<const char*>(&x) - base_a, reinterpret_cast<const char*>(&y) - base_b)
-            << name.view();
-        ++n;
-    });
+    tf::for_each_param(*a, std::as_const(*b),
+                       [&](const tf::param_name& name, auto& x, const auto& y) {
+                           const char* base_a = reinterpret_cast<const char*>(a.get());
+                           const char* base_b = reinterpret_cast<const char*>(b.get());
+                           EXPECT_EQ(reinterpret_cast<const char*>(&x) - base_a,
+                                     reinterpret_cast<const char*>(&y) - base_b)
+                               << name.view();
+                           ++n;
+                       });
     EXPECT_EQ(n, 37u);
     auto c = std::make_unique<model_f>();
     n = 0;
-    tf::for_each_param_zip([&](const tf::param_name&, auto&, const auto&, auto&) { ++n; }, *a, std::as_const(*b),
-                           *c);
+    tf::for_each_param_zip([&](const tf::param_name&, auto&, const auto&, auto&) { ++n; }, *a,
+                           std::as_const(*b), *c);
     EXPECT_EQ(n, 37u);
 }
 
@@ -128,10 +133,12 @@ struct no_params {
 };
 struct composed {
     using ln = tiny::layer_norm<float>;
-    BOOST_HANA_DEFINE_STRUCT(composed, (embedding_params, embedding), (no_params, positions), (ln, ln_f));
+    BOOST_HANA_DEFINE_STRUCT(composed, (embedding_params, embedding), (no_params, positions),
+                             (ln, ln_f));
 };
 static_assert(tf::flatten_params<embedding_params> && !tf::flatten_params<composed>);
-static_assert(tf::parameter_count<composed> == 77 + 14 && tf::parameter_tensor_count<composed> == 3);
+static_assert(tf::parameter_count<composed> == 77 + 14 &&
+              tf::parameter_tensor_count<composed> == 3);
 static_assert(tf::max_param_name_length<composed> == std::string_view("ln_f.gamma").size());
 
 TEST(Params, InlineNamesAndEmptyStructs) {
@@ -171,9 +178,11 @@ TEST(Params, InitRuleByLeafName) {
         const std::size_t n = sizeof(p.elems) / sizeof(p.elems[0]);
         const auto leaf = name.leaf();
         if (leaf == "gamma") {
-            for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(d[i], 1.0f) << name.view();
+            for (std::size_t i = 0; i < n; ++i)
+                ASSERT_EQ(d[i], 1.0f) << name.view();
         } else if (leaf == "beta" || leaf.starts_with("b_")) {
-            for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(d[i], 0.0f) << name.view();
+            for (std::size_t i = 0; i < n; ++i)
+                ASSERT_EQ(d[i], 0.0f) << name.view();
         } else {
             std::size_t nonzero = 0;
             for (std::size_t i = 0; i < n; ++i) {
@@ -204,7 +213,8 @@ TEST(Params, InitStatisticsOnABigMatrix) {
     EXPECT_NEAR(sd, 0.02, 3e-4);
     EXPECT_NEAR(s4 / n / (var * var), 3.0, 0.1);  // kurtosis of a normal
     EXPECT_NEAR(within1 / n, 0.6827, 0.008);
-    for (float b : m->b_1.elems) EXPECT_EQ(b, 0.0f);
+    for (float b : m->b_1.elems)
+        EXPECT_EQ(b, 0.0f);
 }
 
 TEST(Params, InitIsDeterministicAndSeeded) {
@@ -217,12 +227,15 @@ TEST(Params, InitIsDeterministicAndSeeded) {
     EXPECT_TRUE(tf::bit_equal(*a, *b));
     EXPECT_FALSE(tf::bit_equal(*a, *c));
     // Layers get different draws (the stream depends on the full name).
-    EXPECT_NE(std::memcmp(a->layers[0].attn.W_q.elems, a->layers[1].attn.W_q.elems, sizeof(Wq::elems)), 0);
+    EXPECT_NE(
+        std::memcmp(a->layers[0].attn.W_q.elems, a->layers[1].attn.W_q.elems, sizeof(Wq::elems)),
+        0);
     // A tensor's values depend only on (seed, name): the double model draws the same numbers.
     auto d = std::make_unique<model_d>();
     tf::init(*d, 7);
     for (std::size_t i = 0; i < 105; ++i)
-        EXPECT_EQ(a->layers[1].attn.W_k.elems[i], static_cast<float>(d->layers[1].attn.W_k.elems[i]));
+        EXPECT_EQ(a->layers[1].attn.W_k.elems[i],
+                  static_cast<float>(d->layers[1].attn.W_k.elems[i]));
 }
 
 // Golden values: the same bits on every platform (the PRNG is part of the contract).
@@ -234,7 +247,8 @@ TEST(Params, InitGoldenValues) {
     // z = 1.9638198093745591, -0.3076115354720605, -0.4523481351845742, -1.7023197241625825.
     const std::uint32_t golden[4] = {0x3d20e049, 0xbbc998a7, 0xbc1439b6, 0xbd0b743b};
     for (std::size_t k = 0; k < 4; ++k)
-        EXPECT_EQ(std::bit_cast<std::uint32_t>(m->W_e(k / 11, k % 11)), golden[k]) << "element " << k;
+        EXPECT_EQ(std::bit_cast<std::uint32_t>(m->W_e(k / 11, k % 11)), golden[k])
+            << "element " << k;
     tf::prng::xoshiro256ss g(0);
     EXPECT_EQ(g(), 0x99EC5F36CB75F2B4ull);  // xoshiro256** seeded by splitmix64(0)
     EXPECT_EQ(g(), 0xBF6E1F784956452Aull);
@@ -252,10 +266,12 @@ TEST(Params, ZeroAndCopyAndDiff) {
     EXPECT_FALSE(tf::bit_equal(*a, *b));
     tf::zero(*b);
     tf::for_each_param(*b, [](const tf::param_name&, const auto& p) {
-        for (float x : p.elems) ASSERT_EQ(x, 0.0f);
+        for (float x : p.elems)
+            ASSERT_EQ(x, 0.0f);
     });
     tf::zero(a->W_u);  // a single leaf
-    for (float x : a->W_u.elems) EXPECT_EQ(x, 0.0f);
+    for (float x : a->W_u.elems)
+        EXPECT_EQ(x, 0.0f);
     EXPECT_NE(a->W_e(0, 0), 0.0f);
 }
 
@@ -272,9 +288,11 @@ TEST(Sgd, MatchesANaiveLoop) {
         using Leaf = std::remove_cvref_t<decltype(p)>;
         if constexpr (tf::matrix<Leaf>) {
             for (std::size_t i = 0; i < Leaf::rows_dim::size; ++i)
-                for (std::size_t j = 0; j < Leaf::cols_dim::size; ++j) p(i, j) = p(i, j) - eta * g(i, j);
+                for (std::size_t j = 0; j < Leaf::cols_dim::size; ++j)
+                    p(i, j) = p(i, j) - eta * g(i, j);
         } else {
-            for (std::size_t i = 0; i < Leaf::dim_type::size; ++i) p[i] = p[i] - eta * g[i];
+            for (std::size_t i = 0; i < Leaf::dim_type::size; ++i)
+                p[i] = p[i] - eta * g[i];
         }
     };
     naive(expect->W_e, grads->W_e);
@@ -298,7 +316,8 @@ TEST(Sgd, MatchesANaiveLoop) {
     // Equal up to FMA contraction (one rounding of θ − ηg).
     tf::for_each_param(*theta, *expect, [](const tf::param_name& n, const auto& x, const auto& y) {
         for (std::size_t i = 0; i < sizeof(x.elems) / sizeof(float); ++i)
-            ASSERT_NEAR(x.elems[i], y.elems[i], 4e-7f * (1 + std::fabs(y.elems[i]))) << n.view() << "[" << i << "]";
+            ASSERT_NEAR(x.elems[i], y.elems[i], 4e-7f * (1 + std::fabs(y.elems[i])))
+                << n.view() << "[" << i << "]";
     });
     // And a double model with eta as double.
     auto td = std::make_unique<model_d>();

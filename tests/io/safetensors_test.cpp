@@ -26,7 +26,9 @@ using testutil::contains;
 using model_f = tiny::model<float>;
 using model_d = tiny::model<double>;
 
-std::span<const std::byte> as_span(const std::vector<std::byte>& v) { return {v.data(), v.size()}; }
+std::span<const std::byte> as_span(const std::vector<std::byte>& v) {
+    return {v.data(), v.size()};
+}
 
 // ---- round trips ----
 
@@ -70,11 +72,13 @@ TEST(Safetensors, HeaderIsAlignedAndInWalkOrder) {
     auto m = std::make_unique<model_f>();
     const auto bytes = tio::save_state(*m);
     std::uint64_t n = 0;
-    for (int k = 0; k < 8; ++k) n |= std::to_integer<std::uint64_t>(bytes[k]) << (8 * k);
+    for (int k = 0; k < 8; ++k)
+        n |= std::to_integer<std::uint64_t>(bytes[k]) << (8 * k);
     EXPECT_EQ((8 + n) % 8, 0u);
     const std::string header(reinterpret_cast<const char*>(bytes.data() + 8), n);
-    EXPECT_TRUE(header.starts_with(R"({"__metadata__":{"format":"pt"},"W_e":{"dtype":"F32","shape":[7,11],)"
-                                   R"("data_offsets":[0,308]},"W_p":)"))
+    EXPECT_TRUE(
+        header.starts_with(R"({"__metadata__":{"format":"pt"},"W_e":{"dtype":"F32","shape":[7,11],)"
+                           R"("data_offsets":[0,308]},"W_p":)"))
         << header;
     EXPECT_TRUE(contains(header, R"("layers.0.attn.W_q":{"dtype":"F32","shape":[3,5,7],)"));
     EXPECT_TRUE(contains(header, R"("layers.1.attn.W_o":{"dtype":"F32","shape":[7,12],)"));
@@ -90,16 +94,21 @@ TEST(Safetensors, LoadsAFileWrittenByPython) {
     auto expect = std::make_unique<model_f>();
     testutil::fill_pattern(*expect);
     // Every dtype the loader converts from, cycling over the tensors.
-    testutil::write_text(dir / "spec.txt", testutil::spec_of(*expect, {"F32", "BF16", "F64", "F16"}));
-    ASSERT_EQ(testutil::run_reference({"write", (dir / "spec.txt").string(), (dir / "py.safetensors").string()}), 0);
+    testutil::write_text(dir / "spec.txt",
+                         testutil::spec_of(*expect, {"F32", "BF16", "F64", "F16"}));
+    ASSERT_EQ(testutil::run_reference(
+                  {"write", (dir / "spec.txt").string(), (dir / "py.safetensors").string()}),
+              0);
 
     auto m = std::make_unique<model_f>();
     tio::load(*m, dir / "py.safetensors");
     EXPECT_TRUE(tf::bit_equal(*m, *expect));  // the pattern is exact in every dtype
     // The layout the file promises, spelled out for one W_q: file [h, i, c] is W_q(h·d_attn + i, c).
     // W_q of layer 0 is the 5th tensor (j = 4); its element (h, i, c) is row-major index (h·5 + i)·7 + c.
-    EXPECT_EQ(m->layers[0].attn.W_q(1 * 5 + 2, 3), static_cast<float>(testutil::pattern(4, (1 * 5 + 2) * 7 + 3)));
-    EXPECT_EQ(m->layers[0].attn.W_q(2 * 5 + 4, 6), static_cast<float>(testutil::pattern(4, (2 * 5 + 4) * 7 + 6)));
+    EXPECT_EQ(m->layers[0].attn.W_q(1 * 5 + 2, 3),
+              static_cast<float>(testutil::pattern(4, (1 * 5 + 2) * 7 + 3)));
+    EXPECT_EQ(m->layers[0].attn.W_q(2 * 5 + 4, 6),
+              static_cast<float>(testutil::pattern(4, (2 * 5 + 4) * 7 + 6)));
 
     auto d = std::make_unique<model_d>();
     tio::load(*d, dir / "py.safetensors");
@@ -114,13 +123,15 @@ TEST(Safetensors, PythonReadsWhatWeSave) {
     testutil::fill_pattern(*m);
     tio::save(*m, dir / "f32.safetensors");
     testutil::write_text(dir / "spec32.txt", testutil::spec_of(*m, {"F32"}));
-    EXPECT_EQ(testutil::run_reference({"check", (dir / "spec32.txt").string(), (dir / "f32.safetensors").string()}),
+    EXPECT_EQ(testutil::run_reference(
+                  {"check", (dir / "spec32.txt").string(), (dir / "f32.safetensors").string()}),
               0);
     auto d = std::make_unique<model_d>();
     testutil::fill_pattern(*d);
     tio::save(*d, dir / "f64.safetensors", tio::dtype::f64);
     testutil::write_text(dir / "spec64.txt", testutil::spec_of(*d, {"F64"}));
-    EXPECT_EQ(testutil::run_reference({"check", (dir / "spec64.txt").string(), (dir / "f64.safetensors").string()}),
+    EXPECT_EQ(testutil::run_reference(
+                  {"check", (dir / "spec64.txt").string(), (dir / "f64.safetensors").string()}),
               0);
 }
 
@@ -156,7 +167,8 @@ std::vector<fake_tensor> tensors_of(const model_f& m) {
     std::vector<fake_tensor> ts;
     const auto image = tio::save_state(m);
     std::uint64_t n = 0;
-    for (int k = 0; k < 8; ++k) n |= std::to_integer<std::uint64_t>(image[k]) << (8 * k);
+    for (int k = 0; k < 8; ++k)
+        n |= std::to_integer<std::uint64_t>(image[k]) << (8 * k);
     std::size_t at = 8 + n;
     tf::for_each_param(m, [&](const tf::param_name& name, const auto& p) {
         constexpr auto shape = tf::file_shape<decltype(p)>;
@@ -175,32 +187,39 @@ std::vector<std::byte> raw_file(const std::string& header, const std::vector<std
                                 std::optional<std::uint64_t> header_len = std::nullopt) {
     std::vector<std::byte> f(8);
     const std::uint64_t n = header_len ? *header_len : header.size();
-    for (int k = 0; k < 8; ++k) f[k] = static_cast<std::byte>(n >> (8 * k));
-    for (char c : header) f.push_back(static_cast<std::byte>(c));
+    for (int k = 0; k < 8; ++k)
+        f[k] = static_cast<std::byte>(n >> (8 * k));
+    for (char c : header)
+        f.push_back(static_cast<std::byte>(c));
     f.insert(f.end(), data.begin(), data.end());
     return f;
 }
 
-std::vector<std::byte> build_file(const std::vector<fake_tensor>& ts, std::vector<std::byte> trailing = {}) {
+std::vector<std::byte> build_file(const std::vector<fake_tensor>& ts,
+                                  std::vector<std::byte> trailing = {}) {
     std::string h = R"({"__metadata__":{"format":"pt"})";
     std::vector<std::byte> data;
     for (const auto& t : ts) {
         data.resize(data.size() + t.pad_before, std::byte{0x5A});
         const std::uint64_t begin = data.size();
-        if (!t.omit_data) data.insert(data.end(), t.data.begin(), t.data.end());
-        const auto off = t.offsets ? *t.offsets : std::pair{begin, static_cast<std::uint64_t>(data.size())};
-        h += fmt::format(R"(,"{}":{{"dtype":"{}","shape":[{}],"data_offsets":[{},{}]}})", t.name, t.dtype,
-                         fmt::join(t.shape, ","), off.first, off.second);
+        if (!t.omit_data)
+            data.insert(data.end(), t.data.begin(), t.data.end());
+        const auto off =
+            t.offsets ? *t.offsets : std::pair{begin, static_cast<std::uint64_t>(data.size())};
+        h += fmt::format(R"(,"{}":{{"dtype":"{}","shape":[{}],"data_offsets":[{},{}]}})", t.name,
+                         t.dtype, fmt::join(t.shape, ","), off.first, off.second);
     }
     h += '}';
-    while (h.size() % 8) h += ' ';
+    while (h.size() % 8)
+        h += ' ';
     data.insert(data.end(), trailing.begin(), trailing.end());
     return raw_file(h, data);
 }
 
 fake_tensor& find(std::vector<fake_tensor>& ts, std::string_view name) {
     for (auto& t : ts)
-        if (t.name == name) return t;
+        if (t.name == name)
+            return t;
     throw std::runtime_error("no such tensor in the test model");
 }
 
@@ -223,8 +242,10 @@ protected:
         EXPECT_FALSE(r.ok());
         EXPECT_EQ(static_cast<int>(r.code), static_cast<int>(code)) << r.message;
         EXPECT_TRUE(contains(r.message, "bad.safetensors")) << r.message;
-        for (auto n : needles) EXPECT_TRUE(contains(r.message, n)) << "'" << n << "' not in: " << r.message;
-        EXPECT_EQ(std::memcmp(static_cast<const void*>(snapshot.get()), target.get(), sizeof(model_f)), 0)
+        for (auto n : needles)
+            EXPECT_TRUE(contains(r.message, n)) << "'" << n << "' not in: " << r.message;
+        EXPECT_EQ(
+            std::memcmp(static_cast<const void*>(snapshot.get()), target.get(), sizeof(model_f)), 0)
             << "the model changed";
         try {
             tio::load_state(*target, as_span(file), "bad.safetensors");
@@ -233,7 +254,9 @@ protected:
             EXPECT_EQ(e.what(), r.message);
             EXPECT_EQ(e.code(), r.code);
         }
-        EXPECT_EQ(std::memcmp(static_cast<const void*>(snapshot.get()), target.get(), sizeof(model_f)), 0);
+        EXPECT_EQ(
+            std::memcmp(static_cast<const void*>(snapshot.get()), target.get(), sizeof(model_f)),
+            0);
     }
 
     std::vector<fake_tensor> good;
@@ -251,7 +274,8 @@ TEST_F(BadFile, TheGoodFileLoads) {
 TEST_F(BadFile, MissingTensor) {
     auto ts = good;
     std::erase_if(ts, [](const fake_tensor& t) { return t.name == "layers.1.mlp.b_2"; });
-    expect_rejected(build_file(ts), tio::status::missing_tensor, {"missing tensor 'layers.1.mlp.b_2'", "[7]"});
+    expect_rejected(build_file(ts), tio::status::missing_tensor,
+                    {"missing tensor 'layers.1.mlp.b_2'", "[7]"});
 }
 
 TEST_F(BadFile, UnexpectedTensor) {
@@ -259,14 +283,16 @@ TEST_F(BadFile, UnexpectedTensor) {
     auto extra = find(ts, "ln_f.gamma");
     extra.name = "layers.2.ln1.gamma";
     ts.push_back(extra);
-    expect_rejected(build_file(ts), tio::status::unexpected_tensor, {"unexpected tensor 'layers.2.ln1.gamma'"});
+    expect_rejected(build_file(ts), tio::status::unexpected_tensor,
+                    {"unexpected tensor 'layers.2.ln1.gamma'"});
 }
 
 TEST_F(BadFile, WrongShapeFlatW_q) {
     auto ts = good;
     find(ts, "layers.0.attn.W_q").shape = {15, 7};  // the stacked matrix, not [H, d_attn, d_e]
-    expect_rejected(build_file(ts), tio::status::shape_mismatch,
-                    {"tensor 'layers.0.attn.W_q'", "shape [15, 7] in the file", "expected [3, 5, 7]"});
+    expect_rejected(
+        build_file(ts), tio::status::shape_mismatch,
+        {"tensor 'layers.0.attn.W_q'", "shape [15, 7] in the file", "expected [3, 5, 7]"});
 }
 
 TEST_F(BadFile, WrongShapeTransposedW_o) {
@@ -279,13 +305,15 @@ TEST_F(BadFile, WrongShapeTransposedW_o) {
 TEST_F(BadFile, UnsupportedDtype) {
     auto ts = good;
     find(ts, "ln_f.gamma").dtype = "I32";  // same byte size, not a float type
-    expect_rejected(build_file(ts), tio::status::bad_dtype, {"tensor 'ln_f.gamma'", "dtype I32 is not supported"});
+    expect_rejected(build_file(ts), tio::status::bad_dtype,
+                    {"tensor 'ln_f.gamma'", "dtype I32 is not supported"});
 }
 
 TEST_F(BadFile, UnknownDtype) {
     auto ts = good;
     find(ts, "W_p").dtype = "F33";
-    expect_rejected(build_file(ts), tio::status::bad_dtype, {"tensor 'W_p'", "unknown dtype 'F33'"});
+    expect_rejected(build_file(ts), tio::status::bad_dtype,
+                    {"tensor 'W_p'", "unknown dtype 'F33'"});
 }
 
 TEST_F(BadFile, DtypeDisagreesWithDataSize) {
@@ -301,13 +329,15 @@ TEST_F(BadFile, OffsetsPastTheEnd) {
     const std::uint64_t begin = 4 * (tf::parameter_count<model_f> - 77);
     t.offsets = std::pair{begin, begin + 308 + 4};
     t.shape = {11, 7};
-    expect_rejected(build_file(ts), tio::status::bad_offsets, {"tensor 'W_u'", "past the end of the data"});
+    expect_rejected(build_file(ts), tio::status::bad_offsets,
+                    {"tensor 'W_u'", "past the end of the data"});
 }
 
 TEST_F(BadFile, OffsetsBeginAfterEnd) {
     auto ts = good;
     find(ts, "layers.0.attn.b_k").offsets = std::pair{std::uint64_t{900}, std::uint64_t{840}};
-    expect_rejected(build_file(ts), tio::status::bad_offsets, {"tensor 'layers.0.attn.b_k'", "begin after end"});
+    expect_rejected(build_file(ts), tio::status::bad_offsets,
+                    {"tensor 'layers.0.attn.b_k'", "begin after end"});
 }
 
 TEST_F(BadFile, OffsetsHugeDoNotOverflow) {
@@ -324,13 +354,15 @@ TEST_F(BadFile, OverlappingData) {
     const auto* gp = &gamma;
     std::uint64_t begin = 0;
     for (const auto& t : ts) {
-        if (&t == gp) break;
+        if (&t == gp)
+            break;
         begin += t.data.size();
     }
     auto& beta = find(ts, "layers.1.ln2.beta");
     beta.offsets = std::pair{begin, begin + 28};  // gamma's bytes
     beta.omit_data = true;
-    expect_rejected(build_file(ts), tio::status::bad_offsets, {"layers.1.ln2.beta", "overlap", "layers.1.ln2.gamma"});
+    expect_rejected(build_file(ts), tio::status::bad_offsets,
+                    {"layers.1.ln2.beta", "overlap", "layers.1.ln2.gamma"});
 }
 
 TEST_F(BadFile, HoleInTheData) {
@@ -341,28 +373,32 @@ TEST_F(BadFile, HoleInTheData) {
 }
 
 TEST_F(BadFile, TrailingBytes) {
-    expect_rejected(build_file(good, std::vector<std::byte>(12, std::byte{1})), tio::status::bad_offsets,
-                    {"12 bytes after the last tensor"});
+    expect_rejected(build_file(good, std::vector<std::byte>(12, std::byte{1})),
+                    tio::status::bad_offsets, {"12 bytes after the last tensor"});
 }
 
 TEST_F(BadFile, TruncatedFile) {
     auto f = build_file(good);
     f.resize(f.size() - 10);
-    expect_rejected(f, tio::status::bad_offsets, {"tensor 'W_u'", "past the end of the data", "truncated"});
-    f.resize(f.size() - 4 * tf::parameter_count<model_f> + 100);  // into the middle of the data
     expect_rejected(f, tio::status::bad_offsets,
-                    {"2 problems", "tensor 'W_e': data_offsets [0, 308] past the end of the data (90 bytes",
-                     "36 more tensors lie past the end"});
+                    {"tensor 'W_u'", "past the end of the data", "truncated"});
+    f.resize(f.size() - 4 * tf::parameter_count<model_f> + 100);  // into the middle of the data
+    expect_rejected(
+        f, tio::status::bad_offsets,
+        {"2 problems", "tensor 'W_e': data_offsets [0, 308] past the end of the data (90 bytes",
+         "36 more tensors lie past the end"});
 }
 
 TEST_F(BadFile, ShorterThanTheLengthField) {
     for (std::size_t n = 0; n < 8; ++n)
-        expect_rejected(std::vector<std::byte>(n, std::byte{0}), tio::status::malformed_header, {"too short"});
+        expect_rejected(std::vector<std::byte>(n, std::byte{0}), tio::status::malformed_header,
+                        {"too short"});
 }
 
 TEST_F(BadFile, HeaderLengthLargerThanTheFile) {
     const auto f = build_file(good);
-    expect_rejected(raw_file("{}      ", {}, 9), tio::status::malformed_header, {"header length 9 is larger"});
+    expect_rejected(raw_file("{}      ", {}, 9), tio::status::malformed_header,
+                    {"header length 9 is larger"});
     auto g = f;
     g[7] = std::byte{0x80};  // 2^63 + n
     expect_rejected(g, tio::status::malformed_header, {"is larger than the file"});
@@ -371,10 +407,12 @@ TEST_F(BadFile, HeaderLengthLargerThanTheFile) {
 
 TEST_F(BadFile, HeaderNotUtf8) {
     auto ts = good;
-    for (const char* bad : {"W_\xff", "W_\xc0\xaf", "W_\xed\xa0\x80", "W_\xf4\x90\x80\x80", "W_\xe2\x82"}) {
+    for (const char* bad :
+         {"W_\xff", "W_\xc0\xaf", "W_\xed\xa0\x80", "W_\xf4\x90\x80\x80", "W_\xe2\x82"}) {
         auto t2 = ts;
         find(t2, "W_e").name = bad;
-        expect_rejected(build_file(t2), tio::status::malformed_header, {"not valid UTF-8", "header byte"});
+        expect_rejected(build_file(t2), tio::status::malformed_header,
+                        {"not valid UTF-8", "header byte"});
     }
 }
 
@@ -403,30 +441,41 @@ TEST_F(BadFile, MalformedHeaders) {
         {R"({"W_e":{"dtype":"F32","shape":[-7,11],"data_offsets":[0,308]}})", "is negative"},
         {R"({"W_e":{"dtype":"F32","shape":[7.0,11],"data_offsets":[0,308]}})", "not an integer"},
         {R"({"W_e":{"dtype":"F32","shape":[7e0,11],"data_offsets":[0,308]}})", "not an integer"},
-        {R"({"W_e":{"dtype":"F32","shape":["7",11],"data_offsets":[0,308]}})", "not a non-negative integer"},
-        {R"({"W_e":{"dtype":"F32","shape":[18446744073709551616],"data_offsets":[0,308]}})", "too large"},
+        {R"({"W_e":{"dtype":"F32","shape":["7",11],"data_offsets":[0,308]}})",
+         "not a non-negative integer"},
+        {R"({"W_e":{"dtype":"F32","shape":[18446744073709551616],"data_offsets":[0,308]}})",
+         "too large"},
         {R"({"W_e":{"dtype":"F32","shape":7,"data_offsets":[0,308]}})", "must be an array"},
-        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308,4]}})", "must be [begin, end]"},
+        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308,4]}})",
+         "must be [begin, end]"},
         {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0]}})", "must be [begin, end]"},
         {R"({"W_e":{"dtype":"F32","shape":[7,11]}})", "no \"data_offsets\""},
         {R"({"W_e":{"shape":[7,11],"data_offsets":[0,308]}})", "no \"dtype\""},
-        {R"({"W_e":{"dtype":32,"shape":[7,11],"data_offsets":[0,308]}})", "\"dtype\" must be a string"},
-        {R"({"W_e":{"dtype":"F32","dtype":"F32","shape":[7,11],"data_offsets":[0,308]}})", "duplicate \"dtype\""},
+        {R"({"W_e":{"dtype":32,"shape":[7,11],"data_offsets":[0,308]}})",
+         "\"dtype\" must be a string"},
+        {R"({"W_e":{"dtype":"F32","dtype":"F32","shape":[7,11],"data_offsets":[0,308]}})",
+         "duplicate \"dtype\""},
         {R"({"W_e":{"dtype":"F32","shape":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1],"data_offsets":[0,4]}})",
          "too many entries"},
         {R"({"__metadata__":{"format":1}})", "values must be strings"},
         {R"({"__metadata__":[]})", "must be an object"},
         {R"({"__metadata__":{},"__metadata__":{}})", "duplicate \"__metadata__\""},
-        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":)" + deep + "}}", "nested too deeply"},
-        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":tru}})", "invalid JSON value"},
-        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":01}})", "expected ',' or '}'"},
-        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":-}})", "invalid number"},
-        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":[1,]}})", "invalid JSON value"},
+        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":)" + deep + "}}",
+         "nested too deeply"},
+        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":tru}})",
+         "invalid JSON value"},
+        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":01}})",
+         "expected ',' or '}'"},
+        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":-}})",
+         "invalid number"},
+        {R"({"W_e":{"dtype":"F32","shape":[7,11],"data_offsets":[0,308],"x":[1,]}})",
+         "invalid JSON value"},
         {"{" + ok_entry + "," + ok_entry + "}", "tensor 'W_e' appears twice"},
     };
     for (const auto& [header, needle] : cases) {
         SCOPED_TRACE(header.substr(0, 120));
-        expect_rejected(raw_file(header, std::vector<std::byte>(308)), tio::status::malformed_header, {needle});
+        expect_rejected(raw_file(header, std::vector<std::byte>(308)),
+                        tio::status::malformed_header, {needle});
     }
 }
 
@@ -434,11 +483,14 @@ TEST_F(BadFile, UnknownFieldsAndEscapesAreAccepted) {
     // Unknown fields inside a tensor entry are ignored; escaped names decode (here to "W_e").
     auto ts = good;
     auto f = build_file(ts);
-    std::string h(reinterpret_cast<const char*>(f.data() + 8), f.size() - 8 - 4 * tf::parameter_count<model_f>);
+    std::string h(reinterpret_cast<const char*>(f.data() + 8),
+                  f.size() - 8 - 4 * tf::parameter_count<model_f>);
     const auto at = h.find("\"W_e\":{");
     h.replace(at, 7, R"("W\u005fe":{"note":{"a":[1,-2.5e3,true,null,"\u00e9\ud83d\ude00"]},)");
-    while (h.size() % 8) h += ' ';
-    std::vector<std::byte> data(f.end() - static_cast<std::ptrdiff_t>(4 * tf::parameter_count<model_f>), f.end());
+    while (h.size() % 8)
+        h += ' ';
+    std::vector<std::byte> data(
+        f.end() - static_cast<std::ptrdiff_t>(4 * tf::parameter_count<model_f>), f.end());
     const auto r = tio::try_load_state(*target, as_span(raw_file(h, data)));
     EXPECT_TRUE(r.ok()) << r.message;
 }
@@ -462,7 +514,9 @@ TEST_F(BadFile, ErrorsNameTheFile) {
         ADD_FAILURE() << "no throw";
     } catch (const tio::error& e) {
         EXPECT_TRUE(contains(e.what(), "odd name.safetensors")) << e.what();
-        EXPECT_TRUE(contains(e.what(), "tensor 'layers.1.attn.W_k': shape [5, 3, 7] in the file, expected [3, 5, 7]"))
+        EXPECT_TRUE(
+            contains(e.what(),
+                     "tensor 'layers.1.attn.W_k': shape [5, 3, 7] in the file, expected [3, 5, 7]"))
             << e.what();
     }
     const auto r = tf::io::try_load(*target, dir / "does-not-exist.safetensors");
@@ -476,9 +530,11 @@ TEST_F(BadFile, ErrorsNameTheFile) {
     EXPECT_EQ(c.code, tio::status::bad_offsets);
     EXPECT_TRUE(contains(c.message, "tensor 'W_u'")) << c.message;
     testutil::write_bytes(dir / "short.safetensors", std::vector<std::byte>(5));
-    EXPECT_EQ(tio::try_load(*target, dir / "short.safetensors").code, tio::status::malformed_header);
+    EXPECT_EQ(tio::try_load(*target, dir / "short.safetensors").code,
+              tio::status::malformed_header);
     EXPECT_EQ(tio::try_load(*target, dir).code, tio::status::io_error);  // a directory
-    EXPECT_EQ(std::memcmp(static_cast<const void*>(snapshot.get()), target.get(), sizeof(model_f)), 0);
+    EXPECT_EQ(std::memcmp(static_cast<const void*>(snapshot.get()), target.get(), sizeof(model_f)),
+              0);
 }
 
 // Random damage to a valid file: never a crash (run under ASan/UBSan), and on error the
@@ -486,7 +542,8 @@ TEST_F(BadFile, ErrorsNameTheFile) {
 TEST_F(BadFile, MutationFuzz) {
     const auto base = build_file(good);
     std::uint64_t n = 0;
-    for (int k = 0; k < 8; ++k) n |= std::to_integer<std::uint64_t>(base[k]) << (8 * k);
+    for (int k = 0; k < 8; ++k)
+        n |= std::to_integer<std::uint64_t>(base[k]) << (8 * k);
     tf::prng::xoshiro256ss rng(2024);
     int rejected = 0;
     for (int it = 0; it < 3000; ++it) {
@@ -495,19 +552,28 @@ TEST_F(BadFile, MutationFuzz) {
         for (int e = 0; e < edits; ++e) {
             const auto kind = rng() % 6;
             const std::size_t at = 8 + static_cast<std::size_t>(rng() % n);  // mostly the header
-            if (kind == 0 && at < f.size()) f[at] = static_cast<std::byte>(rng());
-            else if (kind == 1 && at < f.size()) f[at] ^= static_cast<std::byte>(1u << (rng() % 8));
-            else if (kind == 2) f.resize(static_cast<std::size_t>(rng() % f.size()));
-            else if (kind == 3 && at < f.size()) f.erase(f.begin() + static_cast<std::ptrdiff_t>(at));
-            else if (kind == 4 && at < f.size()) f.insert(f.begin() + static_cast<std::ptrdiff_t>(at), std::byte{'['});
-            else if (kind == 5) f[rng() % 8] = static_cast<std::byte>(rng());
-            if (f.size() <= 8) break;
+            if (kind == 0 && at < f.size())
+                f[at] = static_cast<std::byte>(rng());
+            else if (kind == 1 && at < f.size())
+                f[at] ^= static_cast<std::byte>(1u << (rng() % 8));
+            else if (kind == 2)
+                f.resize(static_cast<std::size_t>(rng() % f.size()));
+            else if (kind == 3 && at < f.size())
+                f.erase(f.begin() + static_cast<std::ptrdiff_t>(at));
+            else if (kind == 4 && at < f.size())
+                f.insert(f.begin() + static_cast<std::ptrdiff_t>(at), std::byte{'['});
+            else if (kind == 5)
+                f[rng() % 8] = static_cast<std::byte>(rng());
+            if (f.size() <= 8)
+                break;
         }
         const auto r = tio::try_load_state(*target, as_span(f));
         if (!r.ok()) {
             ++rejected;
             EXPECT_FALSE(r.message.empty());
-            ASSERT_EQ(std::memcmp(static_cast<const void*>(snapshot.get()), target.get(), sizeof(model_f)), 0)
+            ASSERT_EQ(std::memcmp(static_cast<const void*>(snapshot.get()), target.get(),
+                                  sizeof(model_f)),
+                      0)
                 << "iteration " << it << ": " << r.message;
         } else {
             std::memcpy(static_cast<void*>(target.get()), snapshot.get(), sizeof(model_f));

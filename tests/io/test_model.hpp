@@ -34,8 +34,8 @@ struct attention {
     using b_v_t = tf::vec<T, tf::prod<NH, DMID>>;
     using w_o = tf::mat<T, DE, tf::prod<NH, DMID>>;  // (d_e, H·d_mid)
     using v_e = tf::vec<T, DE>;
-    BOOST_HANA_DEFINE_STRUCT(attention, (w_qk, W_q), (b_qk, b_q), (w_qk, W_k), (b_qk, b_k), (w_v, W_v),
-                             (b_v_t, b_v), (w_o, W_o), (v_e, b_o));
+    BOOST_HANA_DEFINE_STRUCT(attention, (w_qk, W_q), (b_qk, b_q), (w_qk, W_k), (b_qk, b_k),
+                             (w_v, W_v), (b_v_t, b_v), (w_o, W_o), (v_e, b_o));
 };
 
 template <class T>
@@ -49,8 +49,8 @@ struct mlp_params {
 
 template <class T>
 struct layer {
-    BOOST_HANA_DEFINE_STRUCT(layer, (layer_norm<T>, ln1), (attention<T>, attn), (layer_norm<T>, ln2),
-                             (mlp_params<T>, mlp));
+    BOOST_HANA_DEFINE_STRUCT(layer, (layer_norm<T>, ln1), (attention<T>, attn),
+                             (layer_norm<T>, ln2), (mlp_params<T>, mlp));
 };
 
 template <class T>
@@ -59,15 +59,16 @@ struct model {
     using w_p = tf::mat<T, DE, LMAX>;
     using layers_t = std::array<layer<T>, n_layers>;
     using w_u = tf::mat<T, NV, DE>;
-    BOOST_HANA_DEFINE_STRUCT(model, (w_e, W_e), (w_p, W_p), (layers_t, layers), (layer_norm<T>, ln_f),
-                             (w_u, W_u));
+    BOOST_HANA_DEFINE_STRUCT(model, (w_e, W_e), (w_p, W_p), (layers_t, layers),
+                             (layer_norm<T>, ln_f), (w_u, W_u));
 };
 
 // Hand count: W_e 7·11 + W_p 7·13 + ln_f 2·7 + W_u 11·7, and per layer
 // ln1, ln2 2·7 each; W_q, W_k 15·7 + 15 each; W_v 12·7 + 12; W_o 7·12 + 7;
 // W_1 9·7 + 9; W_2 7·9 + 7.
 inline constexpr std::size_t hand_count =
-    77 + 91 + 14 + 77 + n_layers * (14 + 14 + 2 * (105 + 15) + (84 + 12) + (84 + 7) + (63 + 9) + (63 + 7));
+    77 + 91 + 14 + 77 +
+    n_layers * (14 + 14 + 2 * (105 + 15) + (84 + 12) + (84 + 7) + (63 + 9) + (63 + 7));
 
 // A big matrix for init statistics.
 template <class T>

@@ -45,7 +45,8 @@ inline std::vector<std::byte> read_bytes(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::vector<char> c((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::vector<std::byte> b(c.size());
-    for (std::size_t i = 0; i < c.size(); ++i) b[i] = static_cast<std::byte>(c[i]);
+    for (std::size_t i = 0; i < c.size(); ++i)
+        b[i] = static_cast<std::byte>(c[i]);
     return b;
 }
 
@@ -62,8 +63,10 @@ inline void write_text(const fs::path& p, std::string_view s) {
 inline std::string quote_arg(const std::string& s) {
     std::string r = "'";
     for (char c : s) {
-        if (c == '\'') r += "'\\''";
-        else r += c;
+        if (c == '\'')
+            r += "'\\''";
+        else
+            r += c;
     }
     return r + "'";
 }
@@ -72,7 +75,8 @@ inline std::string quote_arg(const std::string& s) {
 inline int run_reference(const std::vector<std::string>& args) {
     std::string cmd = std::string(TYPEFORMER_PYTHON) + " " +
                       quote_arg(std::string(TYPEFORMER_TEST_SOURCE_DIR) + "/safetensors_ref.py");
-    for (const auto& a : args) cmd += " " + quote_arg(a);
+    for (const auto& a : args)
+        cmd += " " + quote_arg(a);
     return std::system(cmd.c_str());
 }
 
@@ -94,9 +98,11 @@ void fill_pattern(Model& m) {
         if constexpr (tf::matrix<Leaf>) {
             constexpr std::size_t R = Leaf::rows_dim::size, C = Leaf::cols_dim::size;
             for (std::size_t r = 0; r < R; ++r)
-                for (std::size_t c = 0; c < C; ++c) p(r, c) = static_cast<T>(pattern(j, r * C + c));
+                for (std::size_t c = 0; c < C; ++c)
+                    p(r, c) = static_cast<T>(pattern(j, r * C + c));
         } else {
-            for (std::size_t i = 0; i < Leaf::dim_type::size; ++i) p[i] = static_cast<T>(pattern(j, i));
+            for (std::size_t i = 0; i < Leaf::dim_type::size; ++i)
+                p[i] = static_cast<T>(pattern(j, i));
         }
         ++j;
     });
@@ -122,7 +128,8 @@ std::string spec_of(const Model& m, const std::vector<std::string>& dtypes) {
     tf::for_each_param(m, [&](const tf::param_name& name, const auto& p) {
         constexpr auto shape = tf::file_shape<decltype(p)>;
         spec += std::string(name.view()) + " " + dtypes[j++ % dtypes.size()] + " ";
-        for (std::size_t i = 0; i < shape.rank; ++i) spec += (i ? "," : "") + std::to_string(shape.dims[i]);
+        for (std::size_t i = 0; i < shape.rank; ++i)
+            spec += (i ? "," : "") + std::to_string(shape.dims[i]);
         spec += "\n";
     });
     return spec;
@@ -136,7 +143,8 @@ inline bool contains(std::string_view hay, std::string_view needle) {
 inline std::vector<std::string> temp_files_in(const fs::path& dir) {
     std::vector<std::string> r;
     for (const auto& e : fs::directory_iterator(dir))
-        if (contains(e.path().filename().string(), ".tmp.")) r.push_back(e.path().string());
+        if (contains(e.path().filename().string(), ".tmp."))
+            r.push_back(e.path().string());
     return r;
 }
 

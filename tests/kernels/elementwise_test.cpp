@@ -33,7 +33,8 @@ TYPED_TEST(Elementwise, BiasAxpyScale) {
             db0.random();
             const double a = -0.75;
             ref_mat bias(rows, cols), axpy(rows, cols), scaled(rows, cols), dbr(rows, 1);
-            for (std::size_t i = 0; i < rows; ++i) dbr(i, 0) = db0(i, 0), dbr.m(i, 0) = std::fabs(db0(i, 0));
+            for (std::size_t i = 0; i < rows; ++i)
+                dbr(i, 0) = db0(i, 0), dbr.m(i, 0) = std::fabs(db0(i, 0));
             for (std::size_t t = 0; t < cols; ++t)
                 for (std::size_t i = 0; i < rows; ++i) {
                     bias(i, t) = double(Y0(i, t)) + b(i, 0);
@@ -70,9 +71,15 @@ struct activation {
 };
 const double inv_sqrt2 = 0.70710678118654752440, inv_sqrt_2pi = 0.39894228040143267794,
              sqrt_2_over_pi = 0.79788456080286535588;
-double gelu(double x) { return 0.5 * x * (1 + std::erf(x * inv_sqrt2)); }
-double gelu_d(double x) { return 0.5 * (1 + std::erf(x * inv_sqrt2)) + x * inv_sqrt_2pi * std::exp(-0.5 * x * x); }
-double gelu_tanh(double x) { return 0.5 * x * (1 + std::tanh(sqrt_2_over_pi * (x + 0.044715 * x * x * x))); }
+double gelu(double x) {
+    return 0.5 * x * (1 + std::erf(x * inv_sqrt2));
+}
+double gelu_d(double x) {
+    return 0.5 * (1 + std::erf(x * inv_sqrt2)) + x * inv_sqrt_2pi * std::exp(-0.5 * x * x);
+}
+double gelu_tanh(double x) {
+    return 0.5 * x * (1 + std::tanh(sqrt_2_over_pi * (x + 0.044715 * x * x * x)));
+}
 double gelu_tanh_d(double x) {
     const double th = std::tanh(sqrt_2_over_pi * (x + 0.044715 * x * x * x));
     return 0.5 * (1 + th) + 0.5 * x * (1 - th * th) * sqrt_2_over_pi * (1 + 3 * 0.044715 * x * x);
@@ -82,23 +89,33 @@ const activation activations[] = {
     {"relu", [](double x) { return x > 0 ? x : 0; }, [](double x) { return x > 0 ? 1.0 : 0.0; },
      [](double) { return 0.0; }, [](double) { return 0.0; }},
     {"gelu", gelu, gelu_d, [](double x) { return std::fabs(x); },
-     [](double x) { return 1 + std::fabs(x) * inv_sqrt_2pi * std::exp(-0.5 * x * x) * (1 + x * x); }},
+     [](double x) {
+         return 1 + std::fabs(x) * inv_sqrt_2pi * std::exp(-0.5 * x * x) * (1 + x * x);
+     }},
     {"gelu_tanh", gelu_tanh, gelu_tanh_d, [](double x) { return std::fabs(x); },
      [](double x) { return 1 + std::fabs(x) * (1 + x * x); }},
 };
 
 template <class T>
-void call_activation(path p, int which, std::size_t r, std::size_t c, const T* X, std::size_t ldx, T* Y, std::size_t ldy) {
-    if (which == 0) TF_CALL(p, relu, r, c, X, ldx, Y, ldy);
-    if (which == 1) TF_CALL(p, gelu, r, c, X, ldx, Y, ldy);
-    if (which == 2) TF_CALL(p, gelu_tanh, r, c, X, ldx, Y, ldy);
+void call_activation(path p, int which, std::size_t r, std::size_t c, const T* X, std::size_t ldx,
+                     T* Y, std::size_t ldy) {
+    if (which == 0)
+        TF_CALL(p, relu, r, c, X, ldx, Y, ldy);
+    if (which == 1)
+        TF_CALL(p, gelu, r, c, X, ldx, Y, ldy);
+    if (which == 2)
+        TF_CALL(p, gelu_tanh, r, c, X, ldx, Y, ldy);
 }
 template <class T>
-void call_activation_backward(path p, int which, std::size_t r, std::size_t c, const T* X, std::size_t ldx,
-                              const T* dY, std::size_t lddy, T* dX, std::size_t lddx) {
-    if (which == 0) TF_CALL(p, relu_backward, r, c, X, ldx, dY, lddy, dX, lddx);
-    if (which == 1) TF_CALL(p, gelu_backward, r, c, X, ldx, dY, lddy, dX, lddx);
-    if (which == 2) TF_CALL(p, gelu_tanh_backward, r, c, X, ldx, dY, lddy, dX, lddx);
+void call_activation_backward(path p, int which, std::size_t r, std::size_t c, const T* X,
+                              std::size_t ldx, const T* dY, std::size_t lddy, T* dX,
+                              std::size_t lddx) {
+    if (which == 0)
+        TF_CALL(p, relu_backward, r, c, X, ldx, dY, lddy, dX, lddx);
+    if (which == 1)
+        TF_CALL(p, gelu_backward, r, c, X, ldx, dY, lddy, dX, lddx);
+    if (which == 2)
+        TF_CALL(p, gelu_tanh_backward, r, c, X, ldx, dY, lddy, dX, lddx);
 }
 
 TYPED_TEST(Elementwise, Activations) {
@@ -111,7 +128,8 @@ TYPED_TEST(Elementwise, Activations) {
                 const std::size_t pad = (idx++ % 3) * 3;
                 strided<T> X(rows, cols, pad), dY(rows, cols, pad + 1), dX0(rows, cols, pad + 2);
                 X.random(-5, 5);
-                if (rows > 2) X(1, 0) = T(0);  // relu′(0) = 0
+                if (rows > 2)
+                    X(1, 0) = T(0);  // relu′(0) = 0
                 dY.random();
                 dX0.random();
                 ref_mat Y(rows, cols), dX(rows, cols);
@@ -121,10 +139,12 @@ TYPED_TEST(Elementwise, Activations) {
                         Y(i, t) = act.f(x);
                         Y.m(i, t) = act.f_mag(x);
                         dX(i, t) = dX0(i, t) + dY(i, t) * act.df(x);
-                        dX.m(i, t) = std::fabs(dX0(i, t)) + std::fabs(dY(i, t)) * (std::fabs(act.df(x)) + act.df_mag(x));
+                        dX.m(i, t) = std::fabs(dX0(i, t)) +
+                                     std::fabs(dY(i, t)) * (std::fabs(act.df(x)) + act.df_mag(x));
                     }
                 for (path p : paths()) {
-                    const std::string what = std::string(name(p)) + " " + act.name + " " + shape(rows, cols);
+                    const std::string what =
+                        std::string(name(p)) + " " + act.name + " " + shape(rows, cols);
                     strided<T> Yg(rows, cols, pad + 1);
                     call_activation(p, which, rows, cols, X.data(), X.ld, Yg.data(), Yg.ld);
                     ASSERT_TRUE(close(Yg, Y, what));
@@ -132,7 +152,8 @@ TYPED_TEST(Elementwise, Activations) {
                     call_activation(p, which, rows, cols, Z.data(), Z.ld, Z.data(), Z.ld);
                     ASSERT_TRUE(close(Z, Y, what + " in place"));
                     strided<T> dXg = dX0;
-                    call_activation_backward(p, which, rows, cols, X.data(), X.ld, dY.data(), dY.ld, dXg.data(), dXg.ld);
+                    call_activation_backward(p, which, rows, cols, X.data(), X.ld, dY.data(), dY.ld,
+                                             dXg.data(), dXg.ld);
                     ASSERT_TRUE(close(dXg, dX, what + " backward"));
                 }
             }
@@ -143,7 +164,8 @@ TEST(ActivationReference, DerivativesMatchFiniteDifferences) {
     for (const auto& act : activations)
         for (double x = -4.75; x < 5; x += 0.5) {
             const double h = 1e-6;
-            EXPECT_NEAR(act.df(x), (act.f(x + h) - act.f(x - h)) / (2 * h), 1e-8) << act.name << " at " << x;
+            EXPECT_NEAR(act.df(x), (act.f(x + h) - act.f(x - h)) / (2 * h), 1e-8)
+                << act.name << " at " << x;
         }
 }
 
@@ -158,19 +180,24 @@ ce_ref cross_entropy_ref(const strided<T>& L, const std::vector<tf::token>& targ
                          const strided<T>& d0) {
     ce_ref r{0, 0, to_ref(d0)};
     for (std::size_t t = 0; t < L.cols; ++t)
-        for (std::size_t i = 0; i < L.rows; ++i) r.dlogits.m(i, t) = std::fabs(d0(i, t));
+        for (std::size_t i = 0; i < L.rows; ++i)
+            r.dlogits.m(i, t) = std::fabs(d0(i, t));
     for (std::size_t t = 0; t < L.cols; ++t) {
-        if (targets[t] == tf::no_target) continue;
+        if (targets[t] == tf::no_target)
+            continue;
         double mx = -INFINITY, sum = 0;
-        for (std::size_t i = 0; i < L.rows; ++i) mx = std::max(mx, double(L(i, t)));
-        for (std::size_t i = 0; i < L.rows; ++i) sum += std::exp(L(i, t) - mx);
+        for (std::size_t i = 0; i < L.rows; ++i)
+            mx = std::max(mx, double(L(i, t)));
+        for (std::size_t i = 0; i < L.rows; ++i)
+            sum += std::exp(L(i, t) - mx);
         const double lse = mx + std::log(sum);
         r.loss += lse - L(targets[t], t);
         r.loss_mag += std::fabs(mx - L(targets[t], t)) + std::fabs(std::log(sum)) + std::fabs(mx);
         for (std::size_t i = 0; i < L.rows; ++i) {
             const double pr = std::exp(L(i, t) - lse);
             r.dlogits(i, t) += weight * (pr - (i == targets[t] ? 1.0 : 0.0));
-            r.dlogits.m(i, t) += weight * (pr * (1 + std::fabs(L(i, t) - mx)) + (i == targets[t] ? 1.0 : 0.0));
+            r.dlogits.m(i, t) +=
+                weight * (pr * (1 + std::fabs(L(i, t) - mx)) + (i == targets[t] ? 1.0 : 0.0));
         }
     }
     return r;
@@ -187,16 +214,19 @@ TYPED_TEST(Elementwise, CrossEntropy) {
             d0.random();
             std::vector<tf::token> targets(cols);
             for (std::size_t t = 0; t < cols; ++t)
-                targets[t] = t % 4 == 1 ? tf::no_target : static_cast<tf::token>((t * 7 + rows) % rows);
+                targets[t] =
+                    t % 4 == 1 ? tf::no_target : static_cast<tf::token>((t * 7 + rows) % rows);
             const double weight = 0.5;
             const ce_ref ref = cross_entropy_ref(L, targets, weight, d0);
             for (path p : paths()) {
-                const std::string what = std::string(name(p)) + " cross_entropy " + shape(rows, cols);
-                const T loss = TF_CALL(p, cross_entropy, rows, cols, L.data(), L.ld, targets.data());
+                const std::string what =
+                    std::string(name(p)) + " cross_entropy " + shape(rows, cols);
+                const T loss =
+                    TF_CALL(p, cross_entropy, rows, cols, L.data(), L.ld, targets.data());
                 ASSERT_TRUE(close(loss, ref.loss, ref.loss_mag, what));
                 strided<T> d = d0;
-                const T loss2 = TF_CALL(p, cross_entropy_backward, rows, cols, L.data(), L.ld, targets.data(), T(weight),
-                                        d.data(), d.ld);
+                const T loss2 = TF_CALL(p, cross_entropy_backward, rows, cols, L.data(), L.ld,
+                                        targets.data(), T(weight), d.data(), d.ld);
                 ASSERT_TRUE(close(loss2, ref.loss, ref.loss_mag, what + " (backward's loss)"));
                 ASSERT_TRUE(close(d, ref.dlogits, what + " dlogits"));
             }
@@ -206,7 +236,8 @@ TYPED_TEST(Elementwise, CrossEntropy) {
 TEST(CrossEntropyReference, GradientMatchesFiniteDifferences) {
     strided<double> L(9, 3), z(9, 3);
     L.random(-3, 3);
-    for (auto& e : z.v) e = 0;
+    for (auto& e : z.v)
+        e = 0;
     const std::vector<tf::token> targets = {4, tf::no_target, 8};
     const ce_ref r = cross_entropy_ref(L, targets, 1.0, z);
     for (std::size_t t = 0; t < 3; ++t)
@@ -215,7 +246,9 @@ TEST(CrossEntropyReference, GradientMatchesFiniteDifferences) {
             strided<double> Lp = L, Lm = L;
             Lp(i, t) += h;
             Lm(i, t) -= h;
-            const double fd = (cross_entropy_ref(Lp, targets, 1.0, z).loss - cross_entropy_ref(Lm, targets, 1.0, z).loss) / (2 * h);
+            const double fd = (cross_entropy_ref(Lp, targets, 1.0, z).loss -
+                               cross_entropy_ref(Lm, targets, 1.0, z).loss) /
+                              (2 * h);
             EXPECT_NEAR(r.dlogits.val[i + t * 9], fd, 1e-8);
         }
 }
@@ -242,7 +275,8 @@ TYPED_TEST(Elementwise, TypedApi) {
     Y->resize_cols(5);
     dX->resize_cols(5);
     for (std::size_t t = 0; t < 5; ++t)
-        for (std::size_t i = 0; i < 21; ++i) (*X)(i, t) = T(uniform(-3, 3));
+        for (std::size_t i = 0; i < 21; ++i)
+            (*X)(i, t) = T(uniform(-3, 3));
 
     tf::gelu(*X, *Y);
     tf::fill(*dX, T(0));
@@ -255,14 +289,17 @@ TYPED_TEST(Elementwise, TypedApi) {
         }
     tf::relu(*X, *Y);
     tf::gelu_tanh(*X, *X);  // in place
-    for (std::size_t i = 0; i < 21; ++i) EXPECT_EQ((*Y)(i, 0), std::max((*Y)(i, 0), T(0)));
+    for (std::size_t i = 0; i < 21; ++i)
+        EXPECT_EQ((*Y)(i, 0), std::max((*Y)(i, 0), T(0)));
 
     tf::vec<T, d_mlp<21>> b, db;
-    for (auto& e : b) e = T(1);
+    for (auto& e : b)
+        e = T(1);
     tf::add_bias(*Y, b);
     tf::add_bias_grad(*Y, db);
     double want = 0;
-    for (std::size_t t = 0; t < 5; ++t) want += (*Y)(3, t);
+    for (std::size_t t = 0; t < 5; ++t)
+        want += (*Y)(3, t);
     EXPECT_NEAR(db[3], want, 10 * rtol<T> * (1 + std::fabs(want)));
     tf::axpy(T(2), *Y, *dX);
     tf::scale(*dX, T(0.5));
@@ -274,20 +311,24 @@ TYPED_TEST(Elementwise, TypedApi) {
     logits->resize_cols(4);
     dlogits->resize_cols(4);
     for (std::size_t t = 0; t < 4; ++t)
-        for (std::size_t i = 0; i < 13; ++i) (*logits)(i, t) = T(uniform(-2, 2));
+        for (std::size_t i = 0; i < 13; ++i)
+            (*logits)(i, t) = T(uniform(-2, 2));
     const std::vector<tf::token> targets = {0, 12, tf::no_target, 5};
     const T loss = tf::cross_entropy(*logits, targets);
     const T loss2 = tf::cross_entropy_backward(*logits, targets, *dlogits);
     strided<T> Ls(13, 4), z(13, 4);
     for (std::size_t t = 0; t < 4; ++t)
-        for (std::size_t i = 0; i < 13; ++i) Ls(i, t) = (*logits)(i, t), z(i, t) = 0;
+        for (std::size_t i = 0; i < 13; ++i)
+            Ls(i, t) = (*logits)(i, t), z(i, t) = 0;
     const ce_ref r = cross_entropy_ref(Ls, targets, 1.0, z);
     EXPECT_TRUE(close(loss, r.loss, r.loss_mag, "cross_entropy(logits, targets)"));
     EXPECT_EQ(loss, loss2);
     for (std::size_t t = 0; t < 4; ++t)
-        for (std::size_t i = 0; i < 13; ++i) z(i, t) = (*dlogits)(i, t);
+        for (std::size_t i = 0; i < 13; ++i)
+            z(i, t) = (*dlogits)(i, t);
     EXPECT_TRUE(close(z, r.dlogits, "cross_entropy_backward dlogits"));
-    for (std::size_t i = 0; i < 13; ++i) EXPECT_EQ((*dlogits)(i, 2), T(0));  // no_target column
+    for (std::size_t i = 0; i < 13; ++i)
+        EXPECT_EQ((*dlogits)(i, 2), T(0));  // no_target column
 }
 
 }  // namespace

@@ -13,7 +13,9 @@ using namespace tf_test;
 namespace tf = typeformer;
 
 enum class form { nn, tn, nt };
-const char* form_name(form f) { return f == form::nn ? "A·B" : f == form::tn ? "Aᵀ·B" : "A·Bᵀ"; }
+const char* form_name(form f) {
+    return f == form::nn ? "A·B" : f == form::tn ? "Aᵀ·B" : "A·Bᵀ";
+}
 
 // (m, n, k): each dim swept over 1…67 with the other two from a few pairs, plus shapes that
 // cross the k-slice (KC = 64…384) and column-block (NC) boundaries of the SIMD driver.
@@ -78,31 +80,42 @@ void run_gemm(form f) {
                 strided<T> C = C0;
                 switch (f) {
                     case form::nn:
-                        TF_CALL(p, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(), C.ld, accumulate);
+                        TF_CALL(p, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(), C.ld,
+                                accumulate);
                         break;
                     case form::tn:
-                        TF_CALL(p, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(), C.ld, accumulate);
+                        TF_CALL(p, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(), C.ld,
+                                accumulate);
                         break;
                     case form::nt:
-                        TF_CALL(p, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(), C.ld, accumulate);
+                        TF_CALL(p, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(), C.ld,
+                                accumulate);
                         break;
                 }
-                ASSERT_TRUE(close(C, ref, std::string(name(p)) + " " + form_name(f) + " " +
-                                              shape(m, n, k) + (accumulate ? " +=" : " ←")));
+                ASSERT_TRUE(close(C, ref,
+                                  std::string(name(p)) + " " + form_name(f) + " " + shape(m, n, k) +
+                                      (accumulate ? " +=" : " ←")));
             }
         }
     }
 }
 
-TYPED_TEST(Gemm, AB) { run_gemm<TypeParam>(form::nn); }
-TYPED_TEST(Gemm, AtB) { run_gemm<TypeParam>(form::tn); }
-TYPED_TEST(Gemm, ABt) { run_gemm<TypeParam>(form::nt); }
+TYPED_TEST(Gemm, AB) {
+    run_gemm<TypeParam>(form::nn);
+}
+TYPED_TEST(Gemm, AtB) {
+    run_gemm<TypeParam>(form::tn);
+}
+TYPED_TEST(Gemm, ABt) {
+    run_gemm<TypeParam>(form::nt);
+}
 
 template <class T>
 void run_gemv(bool transposed) {
     std::size_t idx = 0;
     for (std::size_t m : sweep)
-        for (std::size_t k : {std::size_t(1), std::size_t(3), std::size_t(16), std::size_t(67), std::size_t(300)}) {
+        for (std::size_t k :
+             {std::size_t(1), std::size_t(3), std::size_t(16), std::size_t(67), std::size_t(300)}) {
             const std::size_t pad = (idx++ % 3) * 2;
             strided<T> A(transposed ? k : m, transposed ? m : k, pad);
             strided<T> x(k, 1), y0(m, 1);
@@ -118,15 +131,20 @@ void run_gemv(bool transposed) {
                         TF_CALL(p, gemv_t, m, k, A.data(), A.ld, x.data(), y.data(), accumulate);
                     else
                         TF_CALL(p, gemv_n, m, k, A.data(), A.ld, x.data(), y.data(), accumulate);
-                    ASSERT_TRUE(close(y, ref, std::string(name(p)) + (transposed ? " Aᵀ·x " : " A·x ") +
-                                                  shape(m, 1, k) + (accumulate ? " +=" : " ←")));
+                    ASSERT_TRUE(close(y, ref,
+                                      std::string(name(p)) + (transposed ? " Aᵀ·x " : " A·x ") +
+                                          shape(m, 1, k) + (accumulate ? " +=" : " ←")));
                 }
             }
         }
 }
 
-TYPED_TEST(Gemm, Ax) { run_gemv<TypeParam>(false); }
-TYPED_TEST(Gemm, Atx) { run_gemv<TypeParam>(true); }
+TYPED_TEST(Gemm, Ax) {
+    run_gemv<TypeParam>(false);
+}
+TYPED_TEST(Gemm, Atx) {
+    run_gemv<TypeParam>(true);
+}
 
 // k = 0: the empty sum. Assign writes zeros, accumulate leaves C alone.
 TYPED_TEST(Gemm, EmptyInnerDimension) {
@@ -135,11 +153,14 @@ TYPED_TEST(Gemm, EmptyInnerDimension) {
         strided<T> A(5, 1), B(1, 3), C(5, 3, 2);
         C.random();
         const strided<T> C0 = C;
-        TF_CALL(p, gemm_nn, std::size_t(5), std::size_t(3), std::size_t(0), A.data(), A.ld, B.data(), B.ld, C.data(), C.ld, true);
+        TF_CALL(p, gemm_nn, std::size_t(5), std::size_t(3), std::size_t(0), A.data(), A.ld,
+                B.data(), B.ld, C.data(), C.ld, true);
         EXPECT_EQ(C.v, C0.v) << name(p);
-        TF_CALL(p, gemm_nn, std::size_t(5), std::size_t(3), std::size_t(0), A.data(), A.ld, B.data(), B.ld, C.data(), C.ld, false);
+        TF_CALL(p, gemm_nn, std::size_t(5), std::size_t(3), std::size_t(0), A.data(), A.ld,
+                B.data(), B.ld, C.data(), C.ld, false);
         for (std::size_t j = 0; j < 3; ++j)
-            for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(C(i, j), T(0)) << name(p);
+            for (std::size_t i = 0; i < 5; ++i)
+                EXPECT_EQ(C(i, j), T(0)) << name(p);
         EXPECT_TRUE(C.padding_intact());
     }
 }
@@ -156,7 +177,8 @@ template <class V>
 strided<typename V::value_type> as_strided(const V& v) {
     strided<typename V::value_type> s(v.rows(), v.cols());
     for (std::size_t j = 0; j < v.cols(); ++j)
-        for (std::size_t i = 0; i < v.rows(); ++i) s(i, j) = v(i, j);
+        for (std::size_t i = 0; i < v.rows(); ++i)
+            s(i, j) = v(i, j);
     return s;
 }
 
@@ -183,7 +205,8 @@ TYPED_TEST(Gemm, TypedApi) {
 
     // Q ← W·X, then Q += W·X
     tf::matmul(*W, *X, *Q);
-    ref_mat r = reference(form::nn, 24, 29, 40, as_strided(W->view()), as_strided(X->view()), as_strided(Q->view()), false);
+    ref_mat r = reference(form::nn, 24, 29, 40, as_strided(W->view()), as_strided(X->view()),
+                          as_strided(Q->view()), false);
     EXPECT_TRUE(close(as_strided(Q->view()), r, "matmul(W, X, Q)"));
     const auto Q0 = as_strided(Q->view());
     tf::matmul_add(*W, *X, *Q);
@@ -193,7 +216,8 @@ TYPED_TEST(Gemm, TypedApi) {
     // S ← Kᵀ·Q (Algorithm 4, line 4)
     tf::matmul(*W, *Z, *K);
     tf::matmul(tf::transpose(*K), *Q, *S);
-    r = reference(form::tn, 17, 29, 24, as_strided(K->view()), as_strided(Q->view()), as_strided(S->view()), false);
+    r = reference(form::tn, 17, 29, 24, as_strided(K->view()), as_strided(Q->view()),
+                  as_strided(S->view()), false);
     EXPECT_TRUE(close(as_strided(S->view()), r, "matmul(transpose(K), Q, S)"));
 
     // G += Q·Xᵀ (a weight gradient)
@@ -210,54 +234,67 @@ TYPED_TEST(Gemm, TypedApi) {
     V->resize_cols(29);
     randomize(*Wv);
     tf::matmul(tf::head<1>(*Wv), *X, tf::head<1>(*V));
-    r = reference(form::nn, 8, 29, 40, as_strided(tf::head<1>(*Wv)), as_strided(X->view()), as_strided(tf::head<1>(*V)), false);
+    r = reference(form::nn, 8, 29, 40, as_strided(tf::head<1>(*Wv)), as_strided(X->view()),
+                  as_strided(tf::head<1>(*V)), false);
     EXPECT_TRUE(close(as_strided(tf::head<1>(*V)), r, "matmul(head<1>(W_v), X, head<1>(V))"));
 
     // y ← W·x, y += W·x, x ← Wᵀ·y
     tf::vec<T, d_e<40>> x;
     tf::vec<T, d_attn<24>> y;
-    for (auto& e : x) e = T(uniform(-1, 1));
-    for (auto& e : y) e = T(uniform(-1, 1));
+    for (auto& e : x)
+        e = T(uniform(-1, 1));
+    for (auto& e : y)
+        e = T(uniform(-1, 1));
     strided<T> xs(40, 1), ys(24, 1);
-    for (std::size_t i = 0; i < 40; ++i) xs(i, 0) = x[i];
-    for (std::size_t i = 0; i < 24; ++i) ys(i, 0) = y[i];
+    for (std::size_t i = 0; i < 40; ++i)
+        xs(i, 0) = x[i];
+    for (std::size_t i = 0; i < 24; ++i)
+        ys(i, 0) = y[i];
     tf::matvec_add(*W, x, y);
     r = reference(form::nn, 24, 1, 40, as_strided(W->view()), xs, ys, true);
-    for (std::size_t i = 0; i < 24; ++i) ys(i, 0) = y[i];
+    for (std::size_t i = 0; i < 24; ++i)
+        ys(i, 0) = y[i];
     EXPECT_TRUE(close(ys, r, "matvec_add(W, x, y)"));
     tf::matvec(tf::transpose(*W), y, x);
     r = reference(form::tn, 40, 1, 24, as_strided(W->view()), ys, xs, false);
-    for (std::size_t i = 0; i < 40; ++i) xs(i, 0) = x[i];
+    for (std::size_t i = 0; i < 40; ++i)
+        xs(i, 0) = x[i];
     EXPECT_TRUE(close(xs, r, "matvec(transpose(W), y, x)"));
 }
 
 // ---- what the typed layer accepts and rejects, at compile time ----
 
 template <class A, class B, class C>
-concept can_matmul = requires(const A& a, const B& b, C&& c) { tf::matmul(a, b, static_cast<C&&>(c)); };
+concept can_matmul = requires(const A& a, const B& b, C&& c) {
+    tf::matmul(a, b, static_cast<C&&>(c));
+};
 template <class A, class X, class Y>
-concept can_matvec = requires(const A& a, const X& x, Y&& y) { tf::matvec(a, x, static_cast<Y&&>(y)); };
+concept can_matvec = requires(const A& a, const X& x, Y&& y) {
+    tf::matvec(a, x, static_cast<Y&&>(y));
+};
 
-using W_t = tf::mat<float, tf::d_attn<4>, tf::d_e<8>>;           // (d_attn, d_e)
-using X_t = tf::mat<float, tf::d_e<8>, tf::l_x<6>>;              // (d_e, l_x)
-using Q_t = tf::mat<float, tf::d_attn<4>, tf::l_x<6>>;           // (d_attn, l_x)
-using V_t = tf::mat<float, tf::d_mid<8>, tf::l_x<6>>;            // (d_mid, l_x): d_mid = d_e in size only
+using W_t = tf::mat<float, tf::d_attn<4>, tf::d_e<8>>;  // (d_attn, d_e)
+using X_t = tf::mat<float, tf::d_e<8>, tf::l_x<6>>;     // (d_e, l_x)
+using Q_t = tf::mat<float, tf::d_attn<4>, tf::l_x<6>>;  // (d_attn, l_x)
+using V_t = tf::mat<float, tf::d_mid<8>, tf::l_x<6>>;   // (d_mid, l_x): d_mid = d_e in size only
 using S_t = tf::mat<float, tf::l_x<6>, tf::l_x<6>>;
 using Wt_t = tf::transposed<tf::mat_view<const float, tf::d_attn<4>, tf::d_e<8>>>;  // (d_e, d_attn)
 using Xt_t = tf::transposed<tf::mat_view<const float, tf::d_e<8>, tf::l_x<6>>>;     // (l_x, d_e)
 using Qt_t = tf::transposed<tf::mat_view<const float, tf::d_attn<4>, tf::l_x<6>>>;  // (l_x, d_attn)
 
 static_assert(can_matmul<W_t, X_t, Q_t&>);
-static_assert(can_matmul<W_t, X_t, tf::mat_view<float, tf::d_attn<4>, tf::l_x<6>>>);  // a view, by value
-static_assert(!can_matmul<W_t, V_t, Q_t&>);                    // inner dims: d_e vs d_mid
-static_assert(!can_matmul<W_t, X_t, V_t&>);                    // result rows: d_mid vs d_attn
-static_assert(!can_matmul<W_t, X_t, S_t&>);                    // result rows: l_x vs d_attn
-static_assert(!can_matmul<W_t, X_t, const Q_t&>);              // output not writable
+static_assert(
+    can_matmul<W_t, X_t, tf::mat_view<float, tf::d_attn<4>, tf::l_x<6>>>);  // a view, by value
+static_assert(!can_matmul<W_t, V_t, Q_t&>);        // inner dims: d_e vs d_mid
+static_assert(!can_matmul<W_t, X_t, V_t&>);        // result rows: d_mid vs d_attn
+static_assert(!can_matmul<W_t, X_t, S_t&>);        // result rows: l_x vs d_attn
+static_assert(!can_matmul<W_t, X_t, const Q_t&>);  // output not writable
 static_assert(!can_matmul<W_t, X_t, tf::mat_view<const float, tf::d_attn<4>, tf::l_x<6>>>);
-static_assert(!can_matmul<W_t, X_t, tf::mat<double, tf::d_attn<4>, tf::l_x<6>>&>);  // float vs double
-static_assert(can_matmul<Qt_t, Q_t, S_t&>);                    // S ← QᵀQ
-static_assert(can_matmul<Q_t, Xt_t, W_t&>);                    // dW ← dQ·Xᵀ
-static_assert(can_matmul<Wt_t, Q_t, X_t&>);                    // dX ← Wᵀ·dQ
+static_assert(
+    !can_matmul<W_t, X_t, tf::mat<double, tf::d_attn<4>, tf::l_x<6>>&>);  // float vs double
+static_assert(can_matmul<Qt_t, Q_t, S_t&>);                               // S ← QᵀQ
+static_assert(can_matmul<Q_t, Xt_t, W_t&>);                               // dW ← dQ·Xᵀ
+static_assert(can_matmul<Wt_t, Q_t, X_t&>);                               // dX ← Wᵀ·dQ
 static_assert(!can_matmul<Xt_t, Wt_t, tf::mat<float, tf::l_x<6>, tf::d_attn<4>>&>);  // Aᵀ·Bᵀ
 static_assert(can_matvec<W_t, tf::vec<float, tf::d_e<8>>, tf::vec<float, tf::d_attn<4>>&>);
 static_assert(can_matvec<Wt_t, tf::vec<float, tf::d_attn<4>>, tf::vec<float, tf::d_e<8>>&>);
@@ -265,8 +302,11 @@ static_assert(!can_matvec<W_t, tf::vec<float, tf::d_mid<8>>, tf::vec<float, tf::
 static_assert(!can_matvec<W_t, tf::vec<float, tf::d_e<8>>, tf::vec<float, tf::d_e<4>>&>);
 
 template <class X, class DY, class DX>
-concept can_relu_backward = requires(const X& x, const DY& dy, DX&& dx) { tf::relu_backward(x, dy, static_cast<DX&&>(dx)); };
-static_assert(can_relu_backward<X_t, tf::mat_view<const float, tf::d_e<8>, tf::l_x<6>>, X_t&>);  // dY read-only
+concept can_relu_backward = requires(const X& x, const DY& dy, DX&& dx) {
+    tf::relu_backward(x, dy, static_cast<DX&&>(dx));
+};
+static_assert(can_relu_backward<X_t, tf::mat_view<const float, tf::d_e<8>, tf::l_x<6>>,
+                                X_t&>);  // dY read-only
 static_assert(!can_relu_backward<X_t, X_t, const X_t&>);
 static_assert(!can_relu_backward<X_t, Q_t, X_t&>);
 

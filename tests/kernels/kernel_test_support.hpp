@@ -32,7 +32,9 @@ inline constexpr double rtol = std::is_same_v<T, float> ? 1e-5 : 1e-12;
 inline const std::vector<std::size_t> sweep = {1, 2, 3, 5, 7, 8, 15, 16, 17, 31, 33, 63, 64, 67};
 
 enum class path { scalar, simd };
-inline const char* name(path p) { return p == path::scalar ? "scalar" : "simd"; }
+inline const char* name(path p) {
+    return p == path::scalar ? "scalar" : "simd";
+}
 // Both raw paths when xsimd is usable (the scalar preset tests scalar only).
 inline std::vector<path> paths() {
 #if TYPEFORMER_SIMD
@@ -44,8 +46,8 @@ inline std::vector<path> paths() {
 
 // Calls typeformer::kernels::<path>::fn(args...).
 #if TYPEFORMER_SIMD
-#define TF_CALL(p, fn, ...)                                                            \
-    ((p) == ::tf_test::path::simd ? ::typeformer::kernels::simd::fn(__VA_ARGS__)      \
+#define TF_CALL(p, fn, ...)                                                      \
+    ((p) == ::tf_test::path::simd ? ::typeformer::kernels::simd::fn(__VA_ARGS__) \
                                   : ::typeformer::kernels::scalar::fn(__VA_ARGS__))
 #else
 #define TF_CALL(p, fn, ...) ((void)(p), ::typeformer::kernels::scalar::fn(__VA_ARGS__))
@@ -75,13 +77,15 @@ struct strided {
     T operator()(std::size_t i, std::size_t j) const { return v[i + j * ld]; }
     strided& random(double lo = -1, double hi = 1) {
         for (std::size_t j = 0; j < cols; ++j)
-            for (std::size_t i = 0; i < rows; ++i) (*this)(i, j) = T(uniform(lo, hi));
+            for (std::size_t i = 0; i < rows; ++i)
+                (*this)(i, j) = T(uniform(lo, hi));
         return *this;
     }
     bool padding_intact() const {
         for (std::size_t j = 0; j < cols; ++j)
             for (std::size_t i = rows; i < ld; ++i)
-                if (v[i + j * ld] != sentinel) return false;
+                if (v[i + j * ld] != sentinel)
+                    return false;
         return true;
     }
 };
@@ -98,7 +102,8 @@ struct ref_mat {
 
 // All entries of got against ref under the criterion; reports the first failure.
 template <class T>
-::testing::AssertionResult close(const strided<T>& got, const ref_mat& ref, const std::string& what) {
+::testing::AssertionResult close(const strided<T>& got, const ref_mat& ref,
+                                 const std::string& what) {
     if (!got.padding_intact())
         return ::testing::AssertionFailure() << what << ": a padding row (ld > rows) was written";
     std::size_t bad = 0;
@@ -111,12 +116,12 @@ template <class T>
             if (!(std::fabs(g - r) <= tol)) {
                 if (bad++ == 0)
                     first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
-                            std::to_string(g) + ", reference " + std::to_string(r) +
-                            ", |diff| " + std::to_string(std::fabs(g - r)) + " > tol " +
-                            std::to_string(tol);
+                            std::to_string(g) + ", reference " + std::to_string(r) + ", |diff| " +
+                            std::to_string(std::fabs(g - r)) + " > tol " + std::to_string(tol);
             }
         }
-    if (bad == 0) return ::testing::AssertionSuccess();
+    if (bad == 0)
+        return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << what << ": " << bad << " of " << ref.rows * ref.cols
                                          << " entries off; first at " << first;
 }
@@ -125,9 +130,10 @@ template <class T>
 template <class T>
 ::testing::AssertionResult close(T got, double ref, double mag, const std::string& what) {
     const double tol = rtol<T> * (std::fabs(ref) + mag);
-    if (std::fabs(static_cast<double>(got) - ref) <= tol) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << what << ": got " << got << ", reference " << ref
-                                         << ", tol " << tol;
+    if (std::fabs(static_cast<double>(got) - ref) <= tol)
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << what << ": got " << got << ", reference " << ref << ", tol " << tol;
 }
 
 // The reference's own input: the T values, read as double.

@@ -22,9 +22,11 @@ ln_ref layer_norm_ref(const strided<T>& X, const strided<T>& g, const strided<T>
     const double n = double(X.rows);
     for (std::size_t t = 0; t < X.cols; ++t) {
         double m = 0, v = 0, mag_m = 0;
-        for (std::size_t i = 0; i < X.rows; ++i) m += X(i, t), mag_m += std::fabs(X(i, t));
+        for (std::size_t i = 0; i < X.rows; ++i)
+            m += X(i, t), mag_m += std::fabs(X(i, t));
         m /= n;
-        for (std::size_t i = 0; i < X.rows; ++i) v += (X(i, t) - m) * (X(i, t) - m);
+        for (std::size_t i = 0; i < X.rows; ++i)
+            v += (X(i, t) - m) * (X(i, t) - m);
         v /= n;
         const double rs = 1 / std::sqrt(v + eps);
         r.mean(t, 0) = m;
@@ -34,7 +36,8 @@ ln_ref layer_norm_ref(const strided<T>& X, const strided<T>& g, const strided<T>
         for (std::size_t i = 0; i < X.rows; ++i) {
             r.Y(i, t) = (X(i, t) - m) * rs * g(i, 0) + b(i, 0);
             // x − m cancels: its error is relative to |x| + mean|x|.
-            r.Y.m(i, t) = (std::fabs(X(i, t)) + mag_m / n) * rs * std::fabs(g(i, 0)) + std::fabs(b(i, 0));
+            r.Y.m(i, t) =
+                (std::fabs(X(i, t)) + mag_m / n) * rs * std::fabs(g(i, 0)) + std::fabs(b(i, 0));
         }
     }
     return r;
@@ -45,17 +48,21 @@ struct ln_grads {
 };
 // dX, dgamma, dbeta += the gradient of Σ dY ⊙ layer_norm(X), from the initial values given.
 template <class T>
-ln_grads layer_norm_backward_ref(const strided<T>& dY, const strided<T>& X, const strided<T>& g, double eps,
-                                 const strided<T>& dX0, const strided<T>& dg0, const strided<T>& db0) {
+ln_grads layer_norm_backward_ref(const strided<T>& dY, const strided<T>& X, const strided<T>& g,
+                                 double eps, const strided<T>& dX0, const strided<T>& dg0,
+                                 const strided<T>& db0) {
     const std::size_t R = X.rows, C = X.cols;
     ln_grads r{to_ref(dX0), to_ref(dg0), to_ref(db0)};
-    for (std::size_t i = 0; i < R; ++i) r.dg.m(i, 0) = std::fabs(dg0(i, 0)), r.db.m(i, 0) = std::fabs(db0(i, 0));
+    for (std::size_t i = 0; i < R; ++i)
+        r.dg.m(i, 0) = std::fabs(dg0(i, 0)), r.db.m(i, 0) = std::fabs(db0(i, 0));
     for (std::size_t t = 0; t < C; ++t) {
         double m = 0, v = 0, mag_m = 0;
-        for (std::size_t i = 0; i < R; ++i) m += X(i, t), mag_m += std::fabs(X(i, t));
+        for (std::size_t i = 0; i < R; ++i)
+            m += X(i, t), mag_m += std::fabs(X(i, t));
         m /= R;
         mag_m /= R;
-        for (std::size_t i = 0; i < R; ++i) v += (X(i, t) - m) * (X(i, t) - m);
+        for (std::size_t i = 0; i < R; ++i)
+            v += (X(i, t) - m) * (X(i, t) - m);
         v /= R;
         const double rs = 1 / std::sqrt(v + eps);
         // y_i = x̂_i γ_i + β_i, x̂ = (x − m)·rs; ∂L/∂x̂_i = dy_i γ_i =: a_i
@@ -74,7 +81,8 @@ ln_grads layer_norm_backward_ref(const strided<T>& dY, const strided<T>& X, cons
             const double xh = (X(j, t) - m) * rs, a = dY(j, t) * g(j, 0);
             r.dX(j, t) += rs * (a - sa / R - xh * sax / R);
             const double xh_mag = (std::fabs(X(j, t)) + mag_m) * rs;
-            r.dX.m(j, t) += std::fabs(dX0(j, t)) + rs * (std::fabs(a) + mag_a / R + xh_mag * mag_ax / R);
+            r.dX.m(j, t) +=
+                std::fabs(dX0(j, t)) + rs * (std::fabs(a) + mag_a / R + xh_mag * mag_ax / R);
         }
     }
     return r;
@@ -85,24 +93,29 @@ ref_mat rms_norm_ref(const strided<T>& X, const strided<T>& g, double eps, ref_m
     ref_mat Y(X.rows, X.cols);
     for (std::size_t t = 0; t < X.cols; ++t) {
         double ss = 0;
-        for (std::size_t i = 0; i < X.rows; ++i) ss += double(X(i, t)) * X(i, t);
+        for (std::size_t i = 0; i < X.rows; ++i)
+            ss += double(X(i, t)) * X(i, t);
         const double rs = 1 / std::sqrt(ss / X.rows + eps);
         rstd(t, 0) = rs;
-        for (std::size_t i = 0; i < X.rows; ++i) Y(i, t) = X(i, t) * rs * g(i, 0);
+        for (std::size_t i = 0; i < X.rows; ++i)
+            Y(i, t) = X(i, t) * rs * g(i, 0);
     }
     return Y;
 }
 
 // y_i = x_i·rs·γ_i, rs = (mean(x²) + eps)^(−1/2): ∂L/∂x_j = rs·a_j − x_j·rs³·mean(a ⊙ x), a = dy ⊙ γ
 template <class T>
-std::pair<ref_mat, ref_mat> rms_norm_backward_ref(const strided<T>& dY, const strided<T>& X, const strided<T>& g,
-                                                  double eps, const strided<T>& dX0, const strided<T>& dg0) {
+std::pair<ref_mat, ref_mat> rms_norm_backward_ref(const strided<T>& dY, const strided<T>& X,
+                                                  const strided<T>& g, double eps,
+                                                  const strided<T>& dX0, const strided<T>& dg0) {
     const std::size_t R = X.rows;
     ref_mat dX = to_ref(dX0), dg = to_ref(dg0);
-    for (std::size_t i = 0; i < R; ++i) dg.m(i, 0) = std::fabs(dg0(i, 0));
+    for (std::size_t i = 0; i < R; ++i)
+        dg.m(i, 0) = std::fabs(dg0(i, 0));
     for (std::size_t t = 0; t < X.cols; ++t) {
         double ss = 0;
-        for (std::size_t i = 0; i < R; ++i) ss += double(X(i, t)) * X(i, t);
+        for (std::size_t i = 0; i < R; ++i)
+            ss += double(X(i, t)) * X(i, t);
         const double rs = 1 / std::sqrt(ss / R + eps);
         double sax = 0, mag = 0;
         for (std::size_t i = 0; i < R; ++i) {
@@ -114,7 +127,8 @@ std::pair<ref_mat, ref_mat> rms_norm_backward_ref(const strided<T>& dY, const st
         for (std::size_t j = 0; j < R; ++j) {
             const double a = dY(j, t) * g(j, 0);
             dX(j, t) += rs * a - X(j, t) * rs * rs * rs * sax / R;
-            dX.m(j, t) += std::fabs(dX0(j, t)) + rs * std::fabs(a) + std::fabs(X(j, t)) * rs * rs * rs * mag / R;
+            dX.m(j, t) += std::fabs(dX0(j, t)) + rs * std::fabs(a) +
+                          std::fabs(X(j, t)) * rs * rs * rs * mag / R;
         }
     }
     return {dX, dg};
@@ -141,7 +155,8 @@ TYPED_TEST(Norm, LayerNormForward) {
             const ln_ref ref = layer_norm_ref(X, g, b, eps);
             for (path p : paths()) {
                 strided<T> Y(rows, cols, pad + 1), mean(cols, 1), rstd(cols, 1);
-                TF_CALL(p, layer_norm, rows, cols, T(eps), X.data(), X.ld, g.data(), b.data(), Y.data(), Y.ld, mean.data(), rstd.data());
+                TF_CALL(p, layer_norm, rows, cols, T(eps), X.data(), X.ld, g.data(), b.data(),
+                        Y.data(), Y.ld, mean.data(), rstd.data());
                 const std::string what = std::string(name(p)) + " layer_norm " + shape(rows, cols);
                 ASSERT_TRUE(close(Y, ref.Y, what + " Y"));
                 ASSERT_TRUE(close(mean, ref.mean, what + " mean"));
@@ -149,7 +164,8 @@ TYPED_TEST(Norm, LayerNormForward) {
                 ASSERT_TRUE(close(rstd, ref.rstd, what + " rstd") || rows == 1);
                 // In place: Y aliases X.
                 strided<T> Z = X;
-                TF_CALL(p, layer_norm, rows, cols, T(eps), Z.data(), Z.ld, g.data(), b.data(), Z.data(), Z.ld, mean.data(), rstd.data());
+                TF_CALL(p, layer_norm, rows, cols, T(eps), Z.data(), Z.ld, g.data(), b.data(),
+                        Z.data(), Z.ld, mean.data(), rstd.data());
                 ASSERT_TRUE(close(Z, ref.Y, what + " in place"));
             }
         }
@@ -173,11 +189,13 @@ TYPED_TEST(Norm, LayerNormBackward) {
             const ln_grads ref = layer_norm_backward_ref(dY, X, g, eps, dX0, dg0, db0);
             for (path p : paths()) {
                 strided<T> Y(rows, cols), mean(cols, 1), rstd(cols, 1);
-                TF_CALL(p, layer_norm, rows, cols, T(eps), X.data(), X.ld, g.data(), b.data(), Y.data(), Y.ld, mean.data(), rstd.data());
+                TF_CALL(p, layer_norm, rows, cols, T(eps), X.data(), X.ld, g.data(), b.data(),
+                        Y.data(), Y.ld, mean.data(), rstd.data());
                 strided<T> dX = dX0, dg = dg0, db = db0;
-                TF_CALL(p, layer_norm_backward, rows, cols, dY.data(), dY.ld, X.data(), X.ld, g.data(), mean.data(), rstd.data(),
-                        dX.data(), dX.ld, dg.data(), db.data());
-                const std::string what = std::string(name(p)) + " layer_norm_backward " + shape(rows, cols);
+                TF_CALL(p, layer_norm_backward, rows, cols, dY.data(), dY.ld, X.data(), X.ld,
+                        g.data(), mean.data(), rstd.data(), dX.data(), dX.ld, dg.data(), db.data());
+                const std::string what =
+                    std::string(name(p)) + " layer_norm_backward " + shape(rows, cols);
                 ASSERT_TRUE(close(dX, ref.dX, what + " dX"));
                 ASSERT_TRUE(close(dg, ref.dg, what + " dgamma"));
                 ASSERT_TRUE(close(db, ref.db, what + " dbeta"));
@@ -191,7 +209,8 @@ TYPED_TEST(Norm, RmsNorm) {
     for (std::size_t rows : sweep)
         for (std::size_t cols : norm_cols) {
             const std::size_t pad = (idx++ % 3) * 3;
-            strided<T> X(rows, cols, pad), g(rows, 1), dY(rows, cols), dX0(rows, cols, pad), dg0(rows, 1);
+            strided<T> X(rows, cols, pad), g(rows, 1), dY(rows, cols), dX0(rows, cols, pad),
+                dg0(rows, 1);
             X.random(-2, 3);
             g.random(0.5, 1.5);
             dY.random();
@@ -203,13 +222,14 @@ TYPED_TEST(Norm, RmsNorm) {
             const auto [dXref, dgref] = rms_norm_backward_ref(dY, X, g, eps, dX0, dg0);
             for (path p : paths()) {
                 strided<T> Y(rows, cols, pad + 2), rstd(cols, 1);
-                TF_CALL(p, rms_norm, rows, cols, T(eps), X.data(), X.ld, g.data(), Y.data(), Y.ld, rstd.data());
+                TF_CALL(p, rms_norm, rows, cols, T(eps), X.data(), X.ld, g.data(), Y.data(), Y.ld,
+                        rstd.data());
                 const std::string what = std::string(name(p)) + " rms_norm " + shape(rows, cols);
                 ASSERT_TRUE(close(Y, Yref, what + " Y"));
                 ASSERT_TRUE(close(rstd, rstd_ref, what + " rstd"));
                 strided<T> dX = dX0, dg = dg0;
-                TF_CALL(p, rms_norm_backward, rows, cols, dY.data(), dY.ld, X.data(), X.ld, g.data(), rstd.data(), dX.data(),
-                        dX.ld, dg.data());
+                TF_CALL(p, rms_norm_backward, rows, cols, dY.data(), dY.ld, X.data(), X.ld,
+                        g.data(), rstd.data(), dX.data(), dX.ld, dg.data());
                 ASSERT_TRUE(close(dX, dXref, what + " dX"));
                 ASSERT_TRUE(close(dg, dgref, what + " dgamma"));
             }
@@ -224,14 +244,18 @@ TEST(NormReference, GradientsMatchFiniteDifferences) {
     g.random(0.5, 1.5);
     b.random();
     dY.random();
-    for (auto& e : z.v) e = 0;
-    for (auto& e : zg.v) e = 0;
+    for (auto& e : z.v)
+        e = 0;
+    for (auto& e : zg.v)
+        e = 0;
     const double eps = 1e-3, h = 1e-6;
-    auto loss_ln = [&](const strided<double>& x, const strided<double>& gg, const strided<double>& bb) {
+    auto loss_ln = [&](const strided<double>& x, const strided<double>& gg,
+                       const strided<double>& bb) {
         const auto r = layer_norm_ref(x, gg, bb, eps);
         double s = 0;
         for (std::size_t t = 0; t < C; ++t)
-            for (std::size_t i = 0; i < R; ++i) s += dY(i, t) * r.Y(i, t);
+            for (std::size_t i = 0; i < R; ++i)
+                s += dY(i, t) * r.Y(i, t);
         return s;
     };
     auto loss_rms = [&](const strided<double>& x, const strided<double>& gg) {
@@ -239,7 +263,8 @@ TEST(NormReference, GradientsMatchFiniteDifferences) {
         const auto Y = rms_norm_ref(x, gg, eps, rs);
         double s = 0;
         for (std::size_t t = 0; t < C; ++t)
-            for (std::size_t i = 0; i < R; ++i) s += dY(i, t) * Y.val[i + t * R];
+            for (std::size_t i = 0; i < R; ++i)
+                s += dY(i, t) * Y.val[i + t * R];
         return s;
     };
     const auto ln = layer_norm_backward_ref(dY, X, g, eps, z, zg, zg);
@@ -249,7 +274,8 @@ TEST(NormReference, GradientsMatchFiniteDifferences) {
             strided<double> Xp = X, Xm = X;
             Xp(i, t) += h;
             Xm(i, t) -= h;
-            EXPECT_NEAR(ln.dX.val[i + t * R], (loss_ln(Xp, g, b) - loss_ln(Xm, g, b)) / (2 * h), 1e-7);
+            EXPECT_NEAR(ln.dX.val[i + t * R], (loss_ln(Xp, g, b) - loss_ln(Xm, g, b)) / (2 * h),
+                        1e-7);
             EXPECT_NEAR(rdX.val[i + t * R], (loss_rms(Xp, g) - loss_rms(Xm, g)) / (2 * h), 1e-7);
         }
     for (std::size_t i = 0; i < R; ++i) {
@@ -273,52 +299,64 @@ TYPED_TEST(Norm, TypedApi) {
     auto dX = std::make_unique<tf::mat<T, d_e<37>, l_x<16>>>();
     tf::vec<T, d_e<37>> gamma, beta, dgamma, dbeta;
     tf::vec<T, l_x<16>> mean, rstd;
-    for (auto* M : {X.get(), Y.get(), dY.get(), dX.get()}) M->resize_cols(11);
+    for (auto* M : {X.get(), Y.get(), dY.get(), dX.get()})
+        M->resize_cols(11);
     mean.resize(11), rstd.resize(11);
     strided<T> Xs(37, 11), gs(37, 1), bs(37, 1), dYs(37, 11), zero(37, 11), zg(37, 1);
     Xs.random(-2, 2);
     gs.random(0.5, 1.5);
     bs.random();
     dYs.random();
-    for (auto& e : zero.v) e = 0;
-    for (auto& e : zg.v) e = 0;
+    for (auto& e : zero.v)
+        e = 0;
+    for (auto& e : zg.v)
+        e = 0;
     for (std::size_t t = 0; t < 11; ++t)
-        for (std::size_t i = 0; i < 37; ++i) (*X)(i, t) = Xs(i, t), (*dY)(i, t) = dYs(i, t);
-    for (std::size_t i = 0; i < 37; ++i) gamma[i] = gs(i, 0), beta[i] = bs(i, 0);
+        for (std::size_t i = 0; i < 37; ++i)
+            (*X)(i, t) = Xs(i, t), (*dY)(i, t) = dYs(i, t);
+    for (std::size_t i = 0; i < 37; ++i)
+        gamma[i] = gs(i, 0), beta[i] = bs(i, 0);
     const T eps = T(1e-5);
 
     tf::layer_norm(*X, gamma, beta, eps, *Y, mean, rstd);
     const ln_ref ref = layer_norm_ref(Xs, gs, bs, eps);
     strided<T> got(37, 11);
     for (std::size_t t = 0; t < 11; ++t)
-        for (std::size_t i = 0; i < 37; ++i) got(i, t) = (*Y)(i, t);
+        for (std::size_t i = 0; i < 37; ++i)
+            got(i, t) = (*Y)(i, t);
     EXPECT_TRUE(close(got, ref.Y, "layer_norm(X, gamma, beta, eps, Y, mean, rstd)"));
 
     tf::layer_norm_backward(*dY, *X, gamma, mean, rstd, *dX, dgamma, dbeta);
     const ln_grads gr = layer_norm_backward_ref(dYs, Xs, gs, eps, zero, zg, zg);
     for (std::size_t t = 0; t < 11; ++t)
-        for (std::size_t i = 0; i < 37; ++i) got(i, t) = (*dX)(i, t);
+        for (std::size_t i = 0; i < 37; ++i)
+            got(i, t) = (*dX)(i, t);
     EXPECT_TRUE(close(got, gr.dX, "layer_norm_backward dX"));
     strided<T> gv(37, 1);
-    for (std::size_t i = 0; i < 37; ++i) gv(i, 0) = dgamma[i];
+    for (std::size_t i = 0; i < 37; ++i)
+        gv(i, 0) = dgamma[i];
     EXPECT_TRUE(close(gv, gr.dg, "layer_norm_backward dgamma"));
-    for (std::size_t i = 0; i < 37; ++i) gv(i, 0) = dbeta[i];
+    for (std::size_t i = 0; i < 37; ++i)
+        gv(i, 0) = dbeta[i];
     EXPECT_TRUE(close(gv, gr.db, "layer_norm_backward dbeta"));
 
     ref_mat rs(11, 1);
     const ref_mat Yr = rms_norm_ref(Xs, gs, eps, rs);
     tf::rms_norm(*X, gamma, eps, *Y, rstd);
     for (std::size_t t = 0; t < 11; ++t)
-        for (std::size_t i = 0; i < 37; ++i) got(i, t) = (*Y)(i, t);
+        for (std::size_t i = 0; i < 37; ++i)
+            got(i, t) = (*Y)(i, t);
     EXPECT_TRUE(close(got, Yr, "rms_norm(X, gamma, eps, Y, rstd)"));
     tf::fill(*dX, T(0));
     tf::fill(dgamma, T(0));
     tf::rms_norm_backward(*dY, *X, gamma, rstd, *dX, dgamma);
     const auto [rdX, rdg] = rms_norm_backward_ref(dYs, Xs, gs, eps, zero, zg);
     for (std::size_t t = 0; t < 11; ++t)
-        for (std::size_t i = 0; i < 37; ++i) got(i, t) = (*dX)(i, t);
+        for (std::size_t i = 0; i < 37; ++i)
+            got(i, t) = (*dX)(i, t);
     EXPECT_TRUE(close(got, rdX, "rms_norm_backward dX"));
-    for (std::size_t i = 0; i < 37; ++i) gv(i, 0) = dgamma[i];
+    for (std::size_t i = 0; i < 37; ++i)
+        gv(i, 0) = dgamma[i];
     EXPECT_TRUE(close(gv, rdg, "rms_norm_backward dgamma"));
 }
 

@@ -13,10 +13,12 @@ namespace tf = typeformer;
 
 // Rows of column t that survive: all, or t_z ≤ t + offset.
 std::size_t kept(std::size_t rows, std::size_t t, bool causal, std::ptrdiff_t offset) {
-    if (!causal) return rows;
+    if (!causal)
+        return rows;
     std::size_t n = 0;
     for (std::size_t i = 0; i < rows; ++i)
-        if (static_cast<std::ptrdiff_t>(i) <= static_cast<std::ptrdiff_t>(t) + offset) ++n;
+        if (static_cast<std::ptrdiff_t>(i) <= static_cast<std::ptrdiff_t>(t) + offset)
+            ++n;
     return n;
 }
 
@@ -27,8 +29,10 @@ ref_mat reference(const strided<T>& S, double scale, bool causal, std::ptrdiff_t
     for (std::size_t t = 0; t < S.cols; ++t) {
         const std::size_t n = kept(S.rows, t, causal, offset);
         double mx = -INFINITY, sum = 0;
-        for (std::size_t i = 0; i < n; ++i) mx = std::max(mx, scale * S(i, t));
-        for (std::size_t i = 0; i < n; ++i) sum += std::exp(scale * S(i, t) - mx);
+        for (std::size_t i = 0; i < n; ++i)
+            mx = std::max(mx, scale * S(i, t));
+        for (std::size_t i = 0; i < n; ++i)
+            sum += std::exp(scale * S(i, t) - mx);
         for (std::size_t i = 0; i < n; ++i) {
             r(i, t) = std::exp(scale * S(i, t) - mx) / sum;
             // exp's error grows with its argument: a few ulps relative, scaled by |scale·s − max|.
@@ -61,21 +65,26 @@ TYPED_TEST(Softmax, Columns) {
                 const ref_mat ref = reference(S0, scale, mk.causal, mk.offset);
                 for (path p : paths()) {
                     strided<T> S = S0;
-                    TF_CALL(p, softmax_columns, rows, cols, T(scale), mk.causal, mk.offset, S.data(), S.ld);
-                    const std::string what = std::string(name(p)) + " " + shape(rows, cols) +
-                                             (mk.causal ? " causal offset " + std::to_string(mk.offset) : " bidirectional");
+                    TF_CALL(p, softmax_columns, rows, cols, T(scale), mk.causal, mk.offset,
+                            S.data(), S.ld);
+                    const std::string what =
+                        std::string(name(p)) + " " + shape(rows, cols) +
+                        (mk.causal ? " causal offset " + std::to_string(mk.offset)
+                                   : " bidirectional");
                     ASSERT_TRUE(close(S, ref, what));
                     for (std::size_t t = 0; t < cols; ++t) {
                         const std::size_t n = kept(rows, t, mk.causal, mk.offset);
                         double sum = 0;
                         for (std::size_t i = 0; i < rows; ++i) {
                             if (i >= n) {
-                                ASSERT_EQ(S(i, t), T(0)) << what << ": masked entry (" << i << ", " << t << ")";
+                                ASSERT_EQ(S(i, t), T(0))
+                                    << what << ": masked entry (" << i << ", " << t << ")";
                             }
                             sum += S(i, t);
                         }
                         // A fully masked column (offset < 0) is all zeros; any other sums to 1.
-                        ASSERT_NEAR(sum, n == 0 ? 0.0 : 1.0, 100 * rtol<T>) << what << " column " << t;
+                        ASSERT_NEAR(sum, n == 0 ? 0.0 : 1.0, 100 * rtol<T>)
+                            << what << " column " << t;
                     }
                 }
             }
@@ -91,7 +100,8 @@ TYPED_TEST(Softmax, LargeScoresDoNotOverflow) {
             S(i, 1) = T(-1000) - T(i);
         }
         const ref_mat ref = reference(S, 1.0, false, 0);
-        TF_CALL(p, softmax_columns, std::size_t(19), std::size_t(2), T(1), false, std::ptrdiff_t(0), S.data(), S.ld);
+        TF_CALL(p, softmax_columns, std::size_t(19), std::size_t(2), T(1), false, std::ptrdiff_t(0),
+                S.data(), S.ld);
         EXPECT_TRUE(close(S, ref, name(p)));
     }
 }
@@ -104,7 +114,8 @@ TYPED_TEST(Softmax, Backward) {
             const std::size_t pad = (idx++ % 3) * 2;
             strided<T> A(rows, cols, pad), dA(rows, cols, pad + 1), dS0(rows, cols, pad);
             A.random(-4, 4);
-            TF_CALL(path::scalar, softmax_columns, rows, cols, T(1), true, std::ptrdiff_t(1), A.data(), A.ld);
+            TF_CALL(path::scalar, softmax_columns, rows, cols, T(1), true, std::ptrdiff_t(1),
+                    A.data(), A.ld);
             dA.random();
             dS0.random();
             const double scale = 0.37;
@@ -119,13 +130,16 @@ TYPED_TEST(Softmax, Backward) {
                 for (std::size_t i = 0; i < rows; ++i) {
                     const double g = scale * A(i, t) * (dA(i, t) - dot);
                     ref(i, t) = dS0(i, t) + g;
-                    ref.m(i, t) = std::fabs(dS0(i, t)) + scale * A(i, t) * (std::fabs(dA(i, t)) + dot_mag);
+                    ref.m(i, t) =
+                        std::fabs(dS0(i, t)) + scale * A(i, t) * (std::fabs(dA(i, t)) + dot_mag);
                 }
             }
             for (path p : paths()) {
                 strided<T> dS = dS0;
-                TF_CALL(p, softmax_columns_backward, rows, cols, T(scale), A.data(), A.ld, dA.data(), dA.ld, dS.data(), dS.ld);
-                ASSERT_TRUE(close(dS, ref, std::string(name(p)) + " backward " + shape(rows, cols)));
+                TF_CALL(p, softmax_columns_backward, rows, cols, T(scale), A.data(), A.ld,
+                        dA.data(), dA.ld, dS.data(), dS.ld);
+                ASSERT_TRUE(
+                    close(dS, ref, std::string(name(p)) + " backward " + shape(rows, cols)));
             }
         }
 }
@@ -139,7 +153,8 @@ TEST(SoftmaxReference, BackwardMatchesFiniteDifferences) {
     const double scale = 0.8;
     const ref_mat A = reference(S, scale, false, 0);
     double dot = 0;
-    for (std::size_t i = 0; i < rows; ++i) dot += A.val[i] * dA(i, 0);
+    for (std::size_t i = 0; i < rows; ++i)
+        dot += A.val[i] * dA(i, 0);
     for (std::size_t i = 0; i < rows; ++i) {
         const double analytic = scale * A.val[i] * (dA(i, 0) - dot);
         const double h = 1e-6;
@@ -148,7 +163,8 @@ TEST(SoftmaxReference, BackwardMatchesFiniteDifferences) {
         Sm(i, 0) -= h;
         const ref_mat Ap = reference(Sp, scale, false, 0), Am = reference(Sm, scale, false, 0);
         double fd = 0;
-        for (std::size_t r = 0; r < rows; ++r) fd += dA(r, 0) * (Ap.val[r] - Am.val[r]) / (2 * h);
+        for (std::size_t r = 0; r < rows; ++r)
+            fd += dA(r, 0) * (Ap.val[r] - Am.val[r]) / (2 * h);
         EXPECT_NEAR(analytic, fd, 1e-8);
     }
 }
@@ -161,24 +177,28 @@ TYPED_TEST(Softmax, TypedApi) {
     strided<T> S0(23, 19);
     S0.random(-3, 3);
     for (std::size_t t = 0; t < 19; ++t)
-        for (std::size_t i = 0; i < 23; ++i) (*S)(i, t) = S0(i, t);
+        for (std::size_t i = 0; i < 23; ++i)
+            (*S)(i, t) = S0(i, t);
     const double scale = 0.125;
 
     tf::softmax_columns(*S, T(scale), tf::mask_unidirectional{2});
     ref_mat ref = reference(S0, scale, true, 2);
     strided<T> got(23, 19);
     for (std::size_t t = 0; t < 19; ++t)
-        for (std::size_t i = 0; i < 23; ++i) got(i, t) = (*S)(i, t);
+        for (std::size_t i = 0; i < 23; ++i)
+            got(i, t) = (*S)(i, t);
     EXPECT_TRUE(close(got, ref, "softmax_columns(S, scale, mask_unidirectional{2})"));
     EXPECT_EQ((*S)(3, 0), T(0));
     EXPECT_GT((*S)(2, 0), T(0));
 
     for (std::size_t t = 0; t < 19; ++t)
-        for (std::size_t i = 0; i < 23; ++i) (*S)(i, t) = S0(i, t);
+        for (std::size_t i = 0; i < 23; ++i)
+            (*S)(i, t) = S0(i, t);
     tf::softmax_columns(*S, T(scale), tf::mask_bidirectional{});
     ref = reference(S0, scale, false, 0);
     for (std::size_t t = 0; t < 19; ++t)
-        for (std::size_t i = 0; i < 23; ++i) got(i, t) = (*S)(i, t);
+        for (std::size_t i = 0; i < 23; ++i)
+            got(i, t) = (*S)(i, t);
     EXPECT_TRUE(close(got, ref, "softmax_columns(S, scale, mask_bidirectional{})"));
 
     auto dA = std::make_unique<tf::mat<T, tf::l_z<40>, tf::l_x<40>>>();
@@ -188,11 +208,13 @@ TYPED_TEST(Softmax, TypedApi) {
     dS->resize_rows(23);
     dS->resize_cols(19);
     for (std::size_t t = 0; t < 19; ++t)
-        for (std::size_t i = 0; i < 23; ++i) (*dA)(i, t) = T(uniform(-1, 1));
+        for (std::size_t i = 0; i < 23; ++i)
+            (*dA)(i, t) = T(uniform(-1, 1));
     tf::softmax_columns_backward(*S, *dA, T(scale), *dS);
     for (std::size_t t = 0; t < 19; ++t) {
         double dot = 0;
-        for (std::size_t i = 0; i < 23; ++i) dot += double((*S)(i, t)) * (*dA)(i, t);
+        for (std::size_t i = 0; i < 23; ++i)
+            dot += double((*S)(i, t)) * (*dA)(i, t);
         for (std::size_t i = 0; i < 23; ++i) {
             const double want = scale * (*S)(i, t) * ((*dA)(i, t) - dot);
             EXPECT_NEAR((*dS)(i, t), want, 10 * rtol<T>);

@@ -48,8 +48,8 @@ extern "C" float typeformer_mcu_step(unsigned n) {
     S.resize_cols(n);
     logits.resize_cols(n);
     tf::layer_norm(X, theta.gamma, theta.beta, 1e-5f, X_norm, mean, rstd);
-    tf::matmul(theta.W, X_norm, Q);                                      // Q ← W·X̃
-    tf::matmul(tf::transpose(Q), Q, S);                            // S ← QᵀQ
+    tf::matmul(theta.W, X_norm, Q);                                  // Q ← W·X̃
+    tf::matmul(tf::transpose(Q), Q, S);                              // S ← QᵀQ
     tf::softmax_columns(S, 0.35355339f, tf::mask_unidirectional{});  // 1/sqrt(d_attn)
     tf::gelu(X_norm, X_norm);
     tf::matmul(theta.W_u, X_norm, logits);

@@ -21,7 +21,8 @@ extern "C" int train_step(const tf::token* x, unsigned n) {
     float loss = 0;
     const std::span<const tf::token> seq(x, n);
     const tf::status s = tf::try_loss_and_grad(model, seq, grads, ws, loss);
-    if (s != tf::status::ok) return static_cast<int>(s);
+    if (s != tf::status::ok)
+        return static_cast<int>(s);
     tf::sgd_step(model, grads, 0.01f);
     tf::zero(grads);
     return tf::try_forward(model, seq, ws) == tf::status::ok ? 0 : 1;

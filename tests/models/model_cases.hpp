@@ -99,7 +99,8 @@ void check_against_oracle(const bundle& out, const std::string& pre, std::uint64
     // measure float's conditioning, not our arithmetic. Double is held to the same rule.
     double model_scale = 0;
     for (const auto& [key, value] : out)
-        if (key.starts_with(pre + "grad.")) model_scale = std::max(model_scale, max_abs(value.data));
+        if (key.starts_with(pre + "grad."))
+            model_scale = std::max(model_scale, max_abs(value.data));
     std::size_t checked = 0;
     for_each_named(
         [&](const std::string& name, const auto& g) {

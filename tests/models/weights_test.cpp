@@ -37,8 +37,8 @@ struct cfg_plain {  // cfg_variants' sizes without its variants
                                  d_mid = 3;
 };
 struct small {
-    static constexpr std::size_t N_V = 11, l_max = 8, L = 2, H = 2, d_e = 8, d_mlp = 16,
-                                 d_attn = 4, d_mid = 4;
+    static constexpr std::size_t N_V = 11, l_max = 8, L = 2, H = 2, d_e = 8, d_mlp = 16, d_attn = 4,
+                                 d_mid = 4;
 };
 
 fs::path scratch_dir() {
@@ -87,7 +87,7 @@ TEST(WeightsFile, RoundTripIsBitExactForEveryArchitecture) {
     expect_round_trip<tf::DTransformer<float, cfg_variants>>("dv.safetensors", tf::io::dtype::f32);
     expect_round_trip<tf::ETransformer<float, cfg_variants>>("ev.safetensors", tf::io::dtype::f32);
     expect_round_trip<tf::EDTransformer<float, cfg_variants>>("edv.safetensors",
-                                                               tf::io::dtype::f32);
+                                                              tf::io::dtype::f32);
 }
 
 TEST(WeightsFile, VariantsDropTheirTensorsFromTheFile) {
@@ -97,10 +97,21 @@ TEST(WeightsFile, VariantsDropTheirTensorsFromTheFile) {
     tf::save(*m, path);
     const std::set<std::string> expected = {
         "W_e",  // no W_p (sinusoidal), no W_u (tied), no beta (RMSnorm)
-        "layers.0.ln1.gamma", "layers.0.attn.W_q", "layers.0.attn.b_q",  "layers.0.attn.W_k",
-        "layers.0.attn.b_k",  "layers.0.attn.W_v", "layers.0.attn.b_v",  "layers.0.attn.W_o",
-        "layers.0.attn.b_o",  "layers.0.ln2.gamma", "layers.0.mlp.W_1",  "layers.0.mlp.b_1",
-        "layers.0.mlp.W_2",   "layers.0.mlp.b_2",   "ln_f.gamma"};
+        "layers.0.ln1.gamma",
+        "layers.0.attn.W_q",
+        "layers.0.attn.b_q",
+        "layers.0.attn.W_k",
+        "layers.0.attn.b_k",
+        "layers.0.attn.W_v",
+        "layers.0.attn.b_v",
+        "layers.0.attn.W_o",
+        "layers.0.attn.b_o",
+        "layers.0.ln2.gamma",
+        "layers.0.mlp.W_1",
+        "layers.0.mlp.b_1",
+        "layers.0.mlp.W_2",
+        "layers.0.mlp.b_2",
+        "ln_f.gamma"};
     EXPECT_EQ(names_in(path), expected);
 
     // A file of the untied, learned-position, layer-norm model does not load into it.
@@ -114,8 +125,8 @@ TEST(WeightsFile, VariantsDropTheirTensorsFromTheFile) {
         FAIL() << "a file with W_p, W_u and beta loaded into a model without them";
     } catch (const tf::io::error& e) {
         const std::string what = e.what();
-        EXPECT_TRUE(what.find("W_p") != std::string::npos || what.find("W_u") != std::string::npos ||
-                    what.find("beta") != std::string::npos)
+        EXPECT_TRUE(what.find("W_p") != std::string::npos ||
+                    what.find("W_u") != std::string::npos || what.find("beta") != std::string::npos)
             << what;
     }
     EXPECT_TRUE(tf::bit_equal(*m, *before));
@@ -149,7 +160,8 @@ TEST(PublicSurface, InitLoadSaveForwardLossGradSgdAndSavingGradients) {
     auto P = tf::forward(*model, x);
     for (std::size_t t = 0; t < x.size(); ++t) {  // each column is a distribution
         double sum = 0;
-        for (std::size_t i = 0; i < small::N_V; ++i) sum += P(i, t);
+        for (std::size_t i = 0; i < small::N_V; ++i)
+            sum += P(i, t);
         EXPECT_NEAR(sum, 1.0, 1e-5);
     }
     auto grads = std::make_unique<tf::DTransformer<float, small>>();

@@ -55,14 +55,17 @@ G added(const G& g, const G& g0) {
 
 template <class X>
 void set_cols(X& x, std::size_t n) {
-    if constexpr (tf::bounded_dimension<typename X::cols_dim>) x.resize_cols(n);
+    if constexpr (tf::bounded_dimension<typename X::cols_dim>)
+        x.resize_cols(n);
 }
 
 std::vector<tf::token> random_tokens(std::size_t n, std::mt19937_64& rng) {
     std::uniform_int_distribution<tf::token> id(0, V::size - 1);
     std::vector<tf::token> x(n);
-    for (auto& v : x) v = id(rng);
-    if (n > 2) x[n - 1] = x[0];  // a repeated token: its gradient columns must add up
+    for (auto& v : x)
+        v = id(rng);
+    if (n > 2)
+        x[n - 1] = x[0];  // a repeated token: its gradient columns must add up
     return x;
 }
 
@@ -76,10 +79,12 @@ TEST(FiniteDiff, AcceptsTheRightGradientAndCatchesWrongOnes) {
     fd::fill_uniform(X, rng), fd::fill_uniform(R, rng);
     auto loss = [&] {  // Σ R ⊙ X², d/dX = 2 R ⊙ X
         double s = 0;
-        fd::for_each_entry(X, [&](double& x, std::size_t i, std::size_t j) { s += R(i, j) * x * x; });
+        fd::for_each_entry(X,
+                           [&](double& x, std::size_t i, std::size_t j) { s += R(i, j) * x * x; });
         return s;
     };
-    fd::for_each_entry(G, [&](double& g, std::size_t i, std::size_t j) { g = 2 * R(i, j) * X(i, j); });
+    fd::for_each_entry(G,
+                       [&](double& g, std::size_t i, std::size_t j) { g = 2 * R(i, j) * X(i, j); });
     const auto good = fd::check_gradient(X, G, loss);
     EXPECT_LT(good.worst, fd_tol) << good;
     EXPECT_EQ(good.entries, E::size * 5);
@@ -102,7 +107,10 @@ TEST(FiniteDiff, CatchesAWrongBlockGradient) {
     fd::fill_uniform(p.gamma, rng), fd::fill_uniform(p.beta, rng);
     fd::fill_uniform(X, rng), fd::fill_uniform(R, rng);
     nn::layer_norm<double, E>::cache<C> c;
-    auto loss = [&] { forward(p, X, Y, c, 1e-5); return fd::weighted_sum(R, Y); };
+    auto loss = [&] {
+        forward(p, X, Y, c, 1e-5);
+        return fd::weighted_sum(R, Y);
+    };
     loss();
     backward(p, X, R, dX, g, c);
     EXPECT_LT(fd::check_gradient(p.gamma, g.gamma, loss).worst, fd_tol);
@@ -117,7 +125,9 @@ TEST(FiniteDiff, CatchesAWrongBlockGradient) {
 
 TEST(Embedding, LearnedGradientsMatchFiniteDifferences) {
     std::mt19937_64 rng(11);
-    struct run { std::size_t len, first; };
+    struct run {
+        std::size_t len, first;
+    };
     for (const auto [len, first] : {run{1, 0}, run{1, 16}, run{6, 3}, run{17, 0}}) {
         SCOPED_TRACE("len " + std::to_string(len) + ", first " + std::to_string(first));
         nn::token_embedding<double, E, V> te, dte;
@@ -129,7 +139,10 @@ TEST(Embedding, LearnedGradientsMatchFiniteDifferences) {
         const auto dte0 = dte;
         const auto dpe0 = dpe;
         const auto x = random_tokens(len, rng);
-        auto loss = [&] { embed(te, pe, x, X, first); return fd::weighted_sum(R, X); };
+        auto loss = [&] {
+            embed(te, pe, x, X, first);
+            return fd::weighted_sum(R, X);
+        };
         loss();
         for (std::size_t t = 0; t < len; ++t)
             for (std::size_t r = 0; r < E::size; ++r)
@@ -151,7 +164,10 @@ TEST(Embedding, SinusoidalGradientOnlyInW_e) {
     fd::fill_uniform(te.W_e, rng), fd::fill_uniform(R, rng), fd::fill_uniform(dte.W_e, rng);
     const auto dte0 = dte;
     const auto x = random_tokens(9, rng);
-    auto loss = [&] { embed(te, pe, x, X, 12); return fd::weighted_sum(R, X); };  // past l_max
+    auto loss = [&] {
+        embed(te, pe, x, X, 12);
+        return fd::weighted_sum(R, X);
+    };  // past l_max
     loss();
     embed_backward(te, pe, x, R, dte, dpe, 12);
     auto r = fd::check_gradient(te.W_e, added(dte.W_e, dte0.W_e), loss);
@@ -182,16 +198,18 @@ void expect_paper_sinusoid(std::size_t first, std::size_t n) {
             const double angle = t / std::pow(double(Lmax), double(De + 1) / double(De));
             EXPECT_NEAR(X(De - 1, col), std::sin(angle), 1e-15);
         }
-        for (std::size_t r = 0; r < De; ++r) EXPECT_EQ(X(r, col), S::value(r, first + col));
+        for (std::size_t r = 0; r < De; ++r)
+            EXPECT_EQ(X(r, col), S::value(r, first + col));
     }
 }
 
 TEST(Embedding, SinusoidalIsThePapersFormula) {
-    expect_paper_sinusoid<8, 10>(0, 12);     // even d_e; positions beyond l_max are fine
-    expect_paper_sinusoid<19, 17>(5, 17);    // odd d_e
-    expect_paper_sinusoid<2, 5>(1000, 3);    // far positions
+    expect_paper_sinusoid<8, 10>(0, 12);   // even d_e; positions beyond l_max are fine
+    expect_paper_sinusoid<19, 17>(5, 17);  // odd d_e
+    expect_paper_sinusoid<2, 5>(1000, 3);  // far positions
     // column 0 is the paper's position t = 1, not t = 0
-    EXPECT_DOUBLE_EQ((nn::sinusoidal_embedding<E, P>::value(0, 0)), std::sin(1.0 / std::pow(17.0, 2.0 / 19)));
+    EXPECT_DOUBLE_EQ((nn::sinusoidal_embedding<E, P>::value(0, 0)),
+                     std::sin(1.0 / std::pow(17.0, 2.0 / 19)));
 }
 
 TEST(Embedding, SingleTokenAndPosition) {
@@ -221,7 +239,7 @@ TEST_F(EmbeddingDeathTest, PreconditionsFailLoudly) {
     x.assign(3, 0);
     EXPECT_DEATH(embed(te, pe, x, X, 15), "position >= l_max");
     EXPECT_DEATH((void)nn::embed_token(te, V::size), "token id >= N_V");
-    embed(te, se, x, X, 15);  // sinusoidal: any position, here 15…17 past l_max
+    embed(te, se, x, X, 15);                   // sinusoidal: any position, here 15…17 past l_max
     for (std::size_t i = 0; i < E::size; ++i)  // column 2 is token 0 at 0-based position 17
         EXPECT_FLOAT_EQ(X(i, 2), te.W_e(i, 0) + static_cast<float>(se.value(i, 17)));
 }
@@ -239,11 +257,15 @@ TEST(LayerNorm, GradientsMatchFiniteDifferences) {
             set_cols(X, len), set_cols(Y, len), set_cols(R, len), set_cols(dX, len);
             fd::fill_uniform(p.gamma, rng, 0.5, 1.5), fd::fill_uniform(p.beta, rng);
             fd::fill_uniform(X, rng), fd::fill_uniform(R, rng);
-            fd::fill_uniform(g.gamma, rng), fd::fill_uniform(g.beta, rng), fd::fill_uniform(dX, rng);
+            fd::fill_uniform(g.gamma, rng), fd::fill_uniform(g.beta, rng),
+                fd::fill_uniform(dX, rng);
             const auto g0 = g;
             const auto dX0 = dX;
             nn::layer_norm<double, E>::cache<C> c;
-            auto loss = [&] { forward(p, X, Y, c, eps); return fd::weighted_sum(R, Y); };
+            auto loss = [&] {
+                forward(p, X, Y, c, eps);
+                return fd::weighted_sum(R, Y);
+            };
             loss();
             EXPECT_EQ(c.mean.size(), len);
             backward(p, X, R, dX, g, c);
@@ -266,20 +288,24 @@ TEST(LayerNorm, EpsZeroIsAlgorithm6) {
     nn::layer_norm<double, E>::cache<C> c;
     const auto paper = [&](std::size_t i, std::size_t t) {
         double m = 0, v = 0;
-        for (std::size_t k = 0; k < E::size; ++k) m += X(k, t) / E::size;                       // 1
-        for (std::size_t k = 0; k < E::size; ++k) v += (X(k, t) - m) * (X(k, t) - m) / E::size;  // 2
-        return (X(i, t) - m) / std::sqrt(v) * p.gamma[i] + p.beta[i];                            // 3
+        for (std::size_t k = 0; k < E::size; ++k)
+            m += X(k, t) / E::size;  // 1
+        for (std::size_t k = 0; k < E::size; ++k)
+            v += (X(k, t) - m) * (X(k, t) - m) / E::size;              // 2
+        return (X(i, t) - m) / std::sqrt(v) * p.gamma[i] + p.beta[i];  // 3
     };
     forward(p, X, Y, c, 0.0);
     for (std::size_t t = 0; t < 7; ++t)
-        for (std::size_t i = 0; i < E::size; ++i) EXPECT_NEAR(Y(i, t), paper(i, t), 1e-14);
+        for (std::size_t i = 0; i < E::size; ++i)
+            EXPECT_NEAR(Y(i, t), paper(i, t), 1e-14);
     forward(p, X, Y, c, 1e-2);  // and ε is really used
     EXPECT_GT(std::abs(Y(0, 0) - paper(0, 0)), 1e-6);
     forward(p, X, Y, c, 0.0);
     auto X2 = X;
     forward(p, X2, X2, c, 0.0);  // in place (Y = X): statistics are taken before the writes
     for (std::size_t t = 0; t < 7; ++t)
-        for (std::size_t i = 0; i < E::size; ++i) EXPECT_EQ(X2(i, t), Y(i, t));
+        for (std::size_t i = 0; i < E::size; ++i)
+            EXPECT_EQ(X2(i, t), Y(i, t));
 }
 
 TEST(RmsNorm, GradientsMatchFiniteDifferences) {
@@ -289,12 +315,16 @@ TEST(RmsNorm, GradientsMatchFiniteDifferences) {
         nn::rms_norm<double, E> p, g;
         tf::mat<double, E, C> X, Y, R, dX;
         set_cols(X, len), set_cols(Y, len), set_cols(R, len), set_cols(dX, len);
-        fd::fill_uniform(p.gamma, rng, 0.5, 1.5), fd::fill_uniform(X, rng), fd::fill_uniform(R, rng);
+        fd::fill_uniform(p.gamma, rng, 0.5, 1.5), fd::fill_uniform(X, rng),
+            fd::fill_uniform(R, rng);
         fd::fill_uniform(g.gamma, rng), fd::fill_uniform(dX, rng);
         const auto g0 = g;
         const auto dX0 = dX;
         nn::rms_norm<double, E>::cache<C> c;
-        auto loss = [&] { forward(p, X, Y, c, 1e-5); return fd::weighted_sum(R, Y); };
+        auto loss = [&] {
+            forward(p, X, Y, c, 1e-5);
+            return fd::weighted_sum(R, Y);
+        };
         loss();
         backward(p, X, R, dX, g, c);
         auto r = fd::check_gradient(X, added(dX, dX0), loss);
@@ -325,7 +355,10 @@ void mlp_gradients_match_finite_differences(std::initializer_list<std::size_t> l
         const auto dX0 = dX;
         typename Mlp::template cache<C> c;
         typename Mlp::template scratch<C> s;
-        auto loss = [&] { forward(p, X, Y, c); return fd::weighted_sum(R, Y); };
+        auto loss = [&] {
+            forward(p, X, Y, c);
+            return fd::weighted_sum(R, Y);
+        };
         loss();
         backward(p, X, R, dX, g, c, s);
         auto r = fd::check_gradient(X, added(dX, dX0), loss);
@@ -368,7 +401,10 @@ TEST(Unembedding, GradientsMatchFiniteDifferences) {
         fd::fill_uniform(g.W_u, rng), fd::fill_uniform(dX, rng);
         const auto g0 = g;
         const auto dX0 = dX;
-        auto loss = [&] { forward(p, X, logits); return fd::weighted_sum(R, logits); };
+        auto loss = [&] {
+            forward(p, X, logits);
+            return fd::weighted_sum(R, logits);
+        };
         loss();
         backward(p, X, R, dX, g);
         auto r = fd::check_gradient(X, added(dX, dX0), loss);
@@ -377,7 +413,6 @@ TEST(Unembedding, GradientsMatchFiniteDifferences) {
         EXPECT_LT(r.worst, fd_tol) << "dW_u " << r;
     }
 }
-
 
 TEST(Unembedding, ProbabilitiesAreTheSoftmaxOfEachColumn) {
     std::mt19937_64 rng(42);
@@ -390,10 +425,12 @@ TEST(Unembedding, ProbabilitiesAreTheSoftmaxOfEachColumn) {
     probabilities(p, X, Pr);
     for (std::size_t t = 0; t < 4; ++t) {
         double z = 0, sum = 0;
-        for (std::size_t v = 0; v < V::size; ++v) z += std::exp(logits(v, t));
+        for (std::size_t v = 0; v < V::size; ++v)
+            z += std::exp(logits(v, t));
         for (std::size_t v = 0; v < V::size; ++v) {
             double l = 0;
-            for (std::size_t k = 0; k < E::size; ++k) l += p.W_u(v, k) * X(k, t);  // W_u e
+            for (std::size_t k = 0; k < E::size; ++k)
+                l += p.W_u(v, k) * X(k, t);  // W_u e
             EXPECT_NEAR(logits(v, t), l, 1e-13);
             EXPECT_NEAR(Pr(v, t), std::exp(logits(v, t)) / z, 1e-15);  // softmax(W_u e)
             sum += Pr(v, t);
@@ -417,7 +454,10 @@ TEST(TiedUnembedding, GradientLandsInW_e) {
         fd::fill_uniform(dte.W_e, rng), fd::fill_uniform(dX, rng);
         const auto dte0 = dte;
         const auto dX0 = dX;
-        auto loss = [&] { forward(tied, te, X, logits); return fd::weighted_sum(R, logits); };
+        auto loss = [&] {
+            forward(tied, te, X, logits);
+            return fd::weighted_sum(R, logits);
+        };
         loss();
         backward(tied, te, X, R, dX, dte);
         auto r = fd::check_gradient(te.W_e, added(dte.W_e, dte0.W_e), loss);
@@ -426,18 +466,22 @@ TEST(TiedUnembedding, GradientLandsInW_e) {
         EXPECT_LT(r.worst, fd_tol) << "dX " << r;
 
         for (std::size_t v = 0; v < V::size; ++v)
-            for (std::size_t k = 0; k < E::size; ++k) untied.W_u(v, k) = te.W_e(k, v);
+            for (std::size_t k = 0; k < E::size; ++k)
+                untied.W_u(v, k) = te.W_e(k, v);
         loss();  // the checks left logits at a perturbed W_e
         forward(untied, X, logits_untied);
         backward(untied, X, R, dX_untied, duntied);
         const auto dW_e = added(dte.W_e, dte0.W_e);
         const auto dX_tied = added(dX, dX0);
         for (std::size_t t = 0; t < len; ++t) {
-            for (std::size_t v = 0; v < V::size; ++v) EXPECT_NEAR(logits(v, t), logits_untied(v, t), 1e-14);
-            for (std::size_t k = 0; k < E::size; ++k) EXPECT_NEAR(dX_tied(k, t), dX_untied(k, t), 1e-13);
+            for (std::size_t v = 0; v < V::size; ++v)
+                EXPECT_NEAR(logits(v, t), logits_untied(v, t), 1e-14);
+            for (std::size_t k = 0; k < E::size; ++k)
+                EXPECT_NEAR(dX_tied(k, t), dX_untied(k, t), 1e-13);
         }
         for (std::size_t v = 0; v < V::size; ++v)
-            for (std::size_t k = 0; k < E::size; ++k) EXPECT_NEAR(dW_e(k, v), duntied.W_u(v, k), 1e-13);
+            for (std::size_t k = 0; k < E::size; ++k)
+                EXPECT_NEAR(dW_e(k, v), duntied.W_u(v, k), 1e-13);
     }
 }
 
@@ -482,9 +526,11 @@ fd::array random_array(std::vector<std::size_t> shape, std::mt19937_64& rng, dou
                        double hi = 1) {
     std::uniform_real_distribution<double> dist(lo, hi);
     std::size_t n = 1;
-    for (auto s : shape) n *= s;
+    for (auto s : shape)
+        n *= s;
     fd::array a{std::move(shape), std::vector<double>(n)};
-    for (auto& e : a.data) e = static_cast<float>(dist(rng));  // exact in float and double
+    for (auto& e : a.data)
+        e = static_cast<float>(dist(rng));  // exact in float and double
     return a;
 }
 
@@ -518,12 +564,14 @@ fd::bundle make_oracle_inputs() {
             const std::string k = block + ":" + tag + ".";
             in[k + "X"] = random_array({e, std::size_t(len)}, rng, -2, 3);
             in[k + "gamma"] = random_array({e}, rng, 0.5, 1.5);
-            if (block == "layer_norm") in[k + "beta"] = random_array({e}, rng);
+            if (block == "layer_norm")
+                in[k + "beta"] = random_array({e}, rng);
             in[k + "eps"] = fd::scalar_array(eps);
             in[k + "R"] = random_array({e, std::size_t(len)}, rng);
         }
     }
-    for (const auto& [act, code] : {std::pair{"relu", 0}, std::pair{"gelu", 1}, std::pair{"gelu_tanh", 2}}) {
+    for (const auto& [act, code] :
+         {std::pair{"relu", 0}, std::pair{"gelu", 1}, std::pair{"gelu_tanh", 2}}) {
         for (const auto& [tag, len] : {std::pair{"_l1", 1}, std::pair{"_l13", 13}}) {
             const std::string k = std::string("mlp:") + act + tag + ".";
             in[k + "act"] = fd::scalar_array(code);
@@ -562,17 +610,21 @@ const oracle_run& oracle() {
 template <class X>
 void load(const std::string& key, X& x) {
     const auto& a = oracle().in.at(key);
-    if constexpr (tf::matrix<X>) set_cols(x, a.shape.at(1));
+    if constexpr (tf::matrix<X>)
+        set_cols(x, a.shape.at(1));
     fd::from_array(a, x);
 }
 
 std::vector<tf::token> load_tokens(const std::string& key) {
     std::vector<tf::token> x;
-    for (double v : oracle().in.at(key).data) x.push_back(static_cast<tf::token>(v));
+    for (double v : oracle().in.at(key).data)
+        x.push_back(static_cast<tf::token>(v));
     return x;
 }
 
-double load_scalar(const std::string& key) { return oracle().in.at(key).data.at(0); }
+double load_scalar(const std::string& key) {
+    return oracle().in.at(key).data.at(0);
+}
 
 template <class X>
 void expect_matches(const X& ours, const std::string& key, double tol) {
@@ -582,7 +634,8 @@ void expect_matches(const X& ours, const std::string& key, double tol) {
     ASSERT_EQ(a.shape, it->second.shape) << key;
     const double err = fd::max_rel_diff(a.data, it->second.data);
     EXPECT_LE(err, tol) << key;
-    if (std::getenv("TYPEFORMER_TEST_VERBOSE")) std::printf("  %-32s %.3g\n", key.c_str(), err);  // margins
+    if (std::getenv("TYPEFORMER_TEST_VERBOSE"))
+        std::printf("  %-32s %.3g\n", key.c_str(), err);  // margins
 }
 
 template <class T>
@@ -647,7 +700,8 @@ void torch_mlp(double tol) {
         Mlp p, g;
         tf::mat<T, E, C> X, Y, R, dX;
         load(k + "X", X), load(k + "R", R);
-        load(k + "W_1", p.W_1), load(k + "b_1", p.b_1), load(k + "W_2", p.W_2), load(k + "b_2", p.b_2);
+        load(k + "W_1", p.W_1), load(k + "b_1", p.b_1), load(k + "W_2", p.W_2),
+            load(k + "b_2", p.b_2);
         set_cols(Y, X.cols()), set_cols(dX, X.cols());
         typename Mlp::template cache<C> c;
         typename Mlp::template scratch<C> s;
@@ -719,36 +773,84 @@ void torch_sinusoidal(const std::string& tag) {
 // One python run per test process (ctest runs each TEST alone), so each test covers a block
 // in both precisions: double at 1e-10, float at 1e-5 (relative to max(1, |torch|)).
 TEST(Torch, Embedding) {
-    { SCOPED_TRACE("double"); torch_embedding<double>(torch_tol_double); }
-    { SCOPED_TRACE("float"); torch_embedding<float>(torch_tol_float); }
+    {
+        SCOPED_TRACE("double");
+        torch_embedding<double>(torch_tol_double);
+    }
+    {
+        SCOPED_TRACE("float");
+        torch_embedding<float>(torch_tol_float);
+    }
 }
 TEST(Torch, SinusoidalMatchesNumpy) {
     torch_sinusoidal<19, 17>("e19");
     torch_sinusoidal<8, 10>("e8");
 }
 TEST(Torch, LayerNorm) {
-    { SCOPED_TRACE("double"); torch_layer_norm<double>(torch_tol_double); }
-    { SCOPED_TRACE("float"); torch_layer_norm<float>(torch_tol_float); }
+    {
+        SCOPED_TRACE("double");
+        torch_layer_norm<double>(torch_tol_double);
+    }
+    {
+        SCOPED_TRACE("float");
+        torch_layer_norm<float>(torch_tol_float);
+    }
 }
 TEST(Torch, RmsNorm) {
-    { SCOPED_TRACE("double"); torch_rms_norm<double>(torch_tol_double); }
-    { SCOPED_TRACE("float"); torch_rms_norm<float>(torch_tol_float); }
+    {
+        SCOPED_TRACE("double");
+        torch_rms_norm<double>(torch_tol_double);
+    }
+    {
+        SCOPED_TRACE("float");
+        torch_rms_norm<float>(torch_tol_float);
+    }
 }
 TEST(Torch, Mlp) {
-    { SCOPED_TRACE("double"); torch_mlp<double, nn::relu>(torch_tol_double); }
-    { SCOPED_TRACE("double"); torch_mlp<double, nn::gelu>(torch_tol_double); }
-    { SCOPED_TRACE("double"); torch_mlp<double, nn::gelu_tanh>(torch_tol_double); }
-    { SCOPED_TRACE("float"); torch_mlp<float, nn::relu>(torch_tol_float); }
-    { SCOPED_TRACE("float"); torch_mlp<float, nn::gelu>(torch_tol_float); }
-    { SCOPED_TRACE("float"); torch_mlp<float, nn::gelu_tanh>(torch_tol_float); }
+    {
+        SCOPED_TRACE("double");
+        torch_mlp<double, nn::relu>(torch_tol_double);
+    }
+    {
+        SCOPED_TRACE("double");
+        torch_mlp<double, nn::gelu>(torch_tol_double);
+    }
+    {
+        SCOPED_TRACE("double");
+        torch_mlp<double, nn::gelu_tanh>(torch_tol_double);
+    }
+    {
+        SCOPED_TRACE("float");
+        torch_mlp<float, nn::relu>(torch_tol_float);
+    }
+    {
+        SCOPED_TRACE("float");
+        torch_mlp<float, nn::gelu>(torch_tol_float);
+    }
+    {
+        SCOPED_TRACE("float");
+        torch_mlp<float, nn::gelu_tanh>(torch_tol_float);
+    }
 }
 TEST(Torch, Unembedding) {
-    { SCOPED_TRACE("double"); torch_unembedding<double>(torch_tol_double); }
-    { SCOPED_TRACE("float"); torch_unembedding<float>(torch_tol_float); }
+    {
+        SCOPED_TRACE("double");
+        torch_unembedding<double>(torch_tol_double);
+    }
+    {
+        SCOPED_TRACE("float");
+        torch_unembedding<float>(torch_tol_float);
+    }
 }
 TEST(Torch, TiedUnembedding) {
-    { SCOPED_TRACE("double"); torch_tied<double>(torch_tol_double); }
-    { SCOPED_TRACE("float"); torch_tied<float>(torch_tol_float); }
+    {
+        SCOPED_TRACE("double");
+        torch_tied<double>(torch_tol_double);
+    }
+    {
+        SCOPED_TRACE("float");
+        torch_tied<float>(torch_tol_float);
+    }
 }
 
 }  // namespace

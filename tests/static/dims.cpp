@@ -30,7 +30,9 @@ static_assert(bounded_dimension<l_x<256>> && !fixed_dimension<l_x<256>>);
 static_assert(bounded_dimension<l_z<8>> && bounded_dimension<T<8>>);
 static_assert(l_x<256>::capacity == 256);
 template <class D>
-concept has_static_size = requires { D::size; };
+concept has_static_size = requires {
+    D::size;
+};
 static_assert(has_static_size<d_e<8>> && !has_static_size<l_x<8>>);
 // extent: free for a fixed dim, a settable count for a bounded one
 static_assert(std::is_empty_v<extent<d_e<8>>>);
@@ -38,7 +40,8 @@ static_assert(extent<d_e<8>>::value() == 8);
 static_assert(sizeof(extent<l_x<8>>) == sizeof(std::size_t));
 static_assert([] {
     extent<l_x<8>> e;
-    const bool starts_empty = e.value() == 0;  // a fresh bounded extent is 0 (zero-initialised: .bss)
+    const bool starts_empty =
+        e.value() == 0;  // a fresh bounded extent is 0 (zero-initialised: .bss)
     e.set(3);
     return starts_empty && e.value() == 3;
 }());
@@ -56,7 +59,10 @@ static_assert(!same_dim<prod<H<4>, d_mid<16>>, prod<H<2>, d_mid<32>>>);
 static_assert(!same_dim<Hd, d_out<64>> && !same_dim<Hd, d_mid<64>>);
 // a product of bounded lengths is not a thing: prod takes fixed dims only
 template <class A, class B>
-concept can_form_prod = requires { typename prod<A, B>; prod<A, B>::size; };
+concept can_form_prod = requires {
+    typename prod<A, B>;
+    prod<A, B>::size;
+};
 static_assert(can_form_prod<H<4>, d_attn<8>>);
 static_assert(!can_form_prod<H<4>, l_x<8>>);
 
@@ -66,7 +72,8 @@ static_assert(relabel_compatible<Hd, d_out<64>>);  // concat of heads → d_out,
 static_assert(relabel_compatible<l_x<16>, l_z<16>>);
 static_assert(!relabel_compatible<d_attn<64>, d_mid<32>>);
 static_assert(!relabel_compatible<l_x<16>, l_z<8>>);
-static_assert(!relabel_compatible<d_e<16>, l_x<16>>);  // a fixed size never becomes a run-time extent
+static_assert(
+    !relabel_compatible<d_e<16>, l_x<16>>);  // a fixed size never becomes a run-time extent
 static_assert(!relabel_compatible<l_x<16>, d_e<16>>);
 
 // ---- TYPEFORMER_DIM / TYPEFORMER_LENGTH declare new ones anywhere ----

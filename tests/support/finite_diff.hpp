@@ -45,9 +45,11 @@ void for_each_entry(X&& x, F&& f) {
     auto v = as_view(x);
     if constexpr (matrix<decltype(v)>) {
         for (std::size_t j = 0; j < v.cols(); ++j)
-            for (std::size_t i = 0; i < v.rows(); ++i) f(v(i, j), i, j);
+            for (std::size_t i = 0; i < v.rows(); ++i)
+                f(v(i, j), i, j);
     } else {
-        for (std::size_t i = 0; i < v.size(); ++i) f(v[i], i, std::size_t{0});
+        for (std::size_t i = 0; i < v.size(); ++i)
+            f(v[i], i, std::size_t{0});
     }
 }
 
@@ -90,10 +92,10 @@ double weighted_sum(const R& r, const Y& y) {
 }
 
 struct fd_report {
-    double worst = 0;            // max over entries of |analytic − numeric| / max(1, |a|, |n|)
+    double worst = 0;              // max over entries of |analytic − numeric| / max(1, |a|, |n|)
     std::size_t row = 0, col = 0;  // where (col = 0 for a vector)
     double analytic = 0, numeric = 0;
-    std::size_t entries = 0;     // how many entries were checked
+    std::size_t entries = 0;  // how many entries were checked
 };
 
 inline std::ostream& operator<<(std::ostream& os, const fd_report& r) {
@@ -152,8 +154,10 @@ fd_report check_gradient(Param&& param, const Grad& analytic, Loss&& loss, doubl
         else
             an = static_cast<double>(a[i]);
         double err = std::abs(an - numeric) / std::max({1.0, std::abs(an), std::abs(numeric)});
-        if (std::isnan(err)) err = std::numeric_limits<double>::infinity();  // never hide a NaN
-        if (r.entries == 0 || err > r.worst) r = {err, i, j, an, numeric, r.entries};
+        if (std::isnan(err))
+            err = std::numeric_limits<double>::infinity();  // never hide a NaN
+        if (r.entries == 0 || err > r.worst)
+            r = {err, i, j, an, numeric, r.entries};
         ++r.entries;
     });
     return r;

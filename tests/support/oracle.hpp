@@ -6,6 +6,7 @@
 // A mat M of R×C travels as shape [rows(), cols()] in the paper's orientation.
 #pragma once
 
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,7 +16,6 @@
 #include <map>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include <typeformer/tensor.hpp>
@@ -54,19 +54,23 @@ inline void write_bundle(const std::string& path, const bundle& b) {
         }
         put(a.data.data(), a.data.size() * sizeof(double));
     }
-    if (!f) throw std::runtime_error("oracle: cannot write " + path);
+    if (!f)
+        throw std::runtime_error("oracle: cannot write " + path);
 }
 
 inline bundle read_bundle(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
-    if (!f) throw std::runtime_error("oracle: cannot read " + path);
+    if (!f)
+        throw std::runtime_error("oracle: cannot read " + path);
     auto get = [&](void* p, std::size_t n) {
         f.read(static_cast<char*>(p), n);
-        if (!f) throw std::runtime_error("oracle: truncated " + path);
+        if (!f)
+            throw std::runtime_error("oracle: truncated " + path);
     };
     char magic[4];
     get(magic, 4);
-    if (std::string(magic, 4) != "TFX1") throw std::runtime_error("oracle: bad magic in " + path);
+    if (std::string(magic, 4) != "TFX1")
+        throw std::runtime_error("oracle: bad magic in " + path);
     std::uint32_t count = 0;
     get(&count, 4);
     bundle b;
@@ -97,7 +101,8 @@ inline bundle read_bundle(const std::string& path) {
 inline bundle run_python(const std::string& script, const bundle& in) {
     char dir_template[] = "/tmp/typeformer-oracle-XXXXXX";
     const char* dir = mkdtemp(dir_template);
-    if (!dir) throw std::runtime_error("oracle: mkdtemp failed");
+    if (!dir)
+        throw std::runtime_error("oracle: mkdtemp failed");
     const std::string in_path = std::string(dir) + "/in.bin";
     const std::string out_path = std::string(dir) + "/out.bin";
     struct cleanup {  // the folder goes away on every path, failures included
@@ -112,36 +117,40 @@ inline bundle run_python(const std::string& script, const bundle& in) {
     const std::string cmd = std::string(TYPEFORMER_PYTHON) + " " + TYPEFORMER_TESTS_DIR + "/" +
                             script + " " + in_path + " " + out_path;
     const int rc = std::system(cmd.c_str());
-    if (rc != 0) throw std::runtime_error("oracle: `" + cmd + "` failed");
+    if (rc != 0)
+        throw std::runtime_error("oracle: `" + cmd + "` failed");
     return read_bundle(out_path);
 }
 
 // ---- tensors in and out of a bundle ----
 
 template <class M>
-    requires matrix<std::remove_cvref_t<M>>
-array to_array(const M& m) {
-    auto v = as_view(m);
-    array a{{v.rows(), v.cols()}, {}};
-    a.data.reserve(v.rows() * v.cols());
-    for (std::size_t i = 0; i < v.rows(); ++i)
-        for (std::size_t j = 0; j < v.cols(); ++j) a.data.push_back(static_cast<double>(v(i, j)));
-    return a;
-}
+    requires matrix<std::remove_cvref_t<M>> array to_array(const M& m) {
+        auto v = as_view(m);
+        array a{{v.rows(), v.cols()}, {}};
+        a.data.reserve(v.rows() * v.cols());
+        for (std::size_t i = 0; i < v.rows(); ++i)
+            for (std::size_t j = 0; j < v.cols(); ++j)
+                a.data.push_back(static_cast<double>(v(i, j)));
+        return a;
+    }
 template <class V>
-    requires vector<std::remove_cvref_t<V>>
-array to_array(const V& x) {
-    auto v = as_view(x);
-    array a{{v.size()}, {}};
-    for (std::size_t i = 0; i < v.size(); ++i) a.data.push_back(static_cast<double>(v[i]));
-    return a;
-}
+    requires vector<std::remove_cvref_t<V>> array to_array(const V& x) {
+        auto v = as_view(x);
+        array a{{v.size()}, {}};
+        for (std::size_t i = 0; i < v.size(); ++i)
+            a.data.push_back(static_cast<double>(v[i]));
+        return a;
+    }
 inline array to_array(const std::vector<token>& x) {
     array a{{x.size()}, {}};
-    for (auto t : x) a.data.push_back(static_cast<double>(t));
+    for (auto t : x)
+        a.data.push_back(static_cast<double>(t));
     return a;
 }
-inline array scalar_array(double s) { return array{{}, {s}}; }
+inline array scalar_array(double s) {
+    return array{{}, {s}};
+}
 
 // Copies a bundle array into a tensor whose extents are already set; shapes must agree.
 template <class M>
@@ -154,7 +163,8 @@ void from_array(const array& a, M&& m) {
             for (std::size_t j = 0; j < v.cols(); ++j)
                 v(i, j) = static_cast<typename decltype(v)::value_type>(a.data[i * v.cols() + j]);
     } else {
-        if (a.data.size() != v.size()) throw std::runtime_error("oracle: size mismatch reading a vector");
+        if (a.data.size() != v.size())
+            throw std::runtime_error("oracle: size mismatch reading a vector");
         for (std::size_t i = 0; i < v.size(); ++i)
             v[i] = static_cast<typename decltype(v)::value_type>(a.data[i]);
     }
@@ -163,7 +173,8 @@ void from_array(const array& a, M&& m) {
 // The largest |entry| of a reference: the scale its errors are measured against.
 inline double max_abs(const std::vector<double>& b) {
     double m = 0;
-    for (double v : b) m = std::max(m, std::abs(v));
+    for (double v : b)
+        m = std::max(m, std::abs(v));
     return m;
 }
 
@@ -175,12 +186,15 @@ inline double max_abs(const std::vector<double>& b) {
 // caller passes the scale of the terms whose rounding it collects (see reference_scale).
 inline double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b,
                            double scale = -1) {
-    if (a.size() != b.size()) return 1e300;
-    if (scale < 0) scale = max_abs(b);
+    if (a.size() != b.size())
+        return 1e300;
+    if (scale < 0)
+        scale = max_abs(b);
     double worst = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
         const double d = std::abs(a[i] - b[i]);
-        if (std::isnan(d)) return 1e300;
+        if (std::isnan(d))
+            return 1e300;
         worst = std::max(worst, d);
     }
     return worst / std::max(scale, 1e-12);
@@ -193,7 +207,8 @@ inline double max_rel_diff(const std::vector<double>& a, const std::vector<doubl
 inline double reference_scale(const bundle& ref, const std::string& name) {
     if (name.size() >= 3 && name.compare(name.size() - 3, 3, "b_k") == 0) {
         const auto it = ref.find(name.substr(0, name.size() - 3) + "W_k");
-        if (it != ref.end()) return max_abs(it->second.data);
+        if (it != ref.end())
+            return max_abs(it->second.data);
     }
     const auto it = ref.find(name);
     return it == ref.end() ? 1.0 : max_abs(it->second.data);

@@ -34,7 +34,8 @@ inline constexpr std::size_t edge_items = 3;
 template <dimension D>
 std::string dim_string(bool names_only = false) {
     if constexpr (is_prod_v<D>) {
-        return dim_string<typename D::outer>(names_only) + "·" + dim_string<typename D::inner>(names_only);
+        return dim_string<typename D::outer>(names_only) + "·" +
+               dim_string<typename D::inner>(names_only);
     } else if (names_only) {
         return D::label;
     } else if constexpr (D::is_bounded) {
@@ -59,7 +60,8 @@ std::string tensor_type_string(bool names_only = false) {
 inline std::string group_thousands(std::size_t n) {
     std::string digits = std::to_string(n), out;
     for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+        if (i != 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
         out += digits[i];
     }
     return out;
@@ -67,55 +69,62 @@ inline std::string group_thousands(std::size_t n) {
 
 // One line per parameter (name, file shape, dims, count) and the total, like torchinfo.
 template <class Model>
-    requires param_struct<Model>
-std::string summary(const Model& model) {
-    struct row {
-        std::string name, shape, dims, count;
-    };
-    std::vector<row> rows;
-    std::size_t scalar_bytes = 0;
-    for_each_param(model, [&](const param_name& name, const auto& leaf) {
-        using Leaf = std::remove_cvref_t<decltype(leaf)>;
-        constexpr auto shape = file_shape<Leaf>;
-        std::string dims;
-        if constexpr (matrix<Leaf>)
-            dims = dim_string<typename Leaf::rows_dim>(true) + " × " + dim_string<typename Leaf::cols_dim>(true);
-        else
-            dims = dim_string<typename Leaf::dim_type>(true);
-        rows.push_back({std::string(name.view()), fmt::format("[{}]", fmt::join(shape.dims, ", ")),
-                        std::move(dims), group_thousands(leaf_elements<Leaf>)});
-        scalar_bytes += sizeof(leaf.elems);
-    });
-    constexpr std::size_t total = parameter_count<Model>;
-    const std::string total_count = group_thousands(total);
-    // Display widths: "·" and "×" are 2 bytes but one column.
-    auto width = [](const std::string& s) {
-        std::size_t w = 0;
-        for (unsigned char c : s) w += (c & 0xC0) != 0x80;
-        return w;
-    };
-    std::size_t w_name = 9, w_shape = 5, w_dims = 4, w_count = std::max<std::size_t>(5, total_count.size());
-    for (const auto& r : rows) {
-        w_name = std::max(w_name, width(r.name));
-        w_shape = std::max(w_shape, width(r.shape));
-        w_dims = std::max(w_dims, width(r.dims));
-        w_count = std::max(w_count, width(r.count));
+    requires param_struct<Model> std::string summary(const Model& model) {
+        struct row {
+            std::string name, shape, dims, count;
+        };
+        std::vector<row> rows;
+        std::size_t scalar_bytes = 0;
+        for_each_param(model, [&](const param_name& name, const auto& leaf) {
+            using Leaf = std::remove_cvref_t<decltype(leaf)>;
+            constexpr auto shape = file_shape<Leaf>;
+            std::string dims;
+            if constexpr (matrix<Leaf>)
+                dims = dim_string<typename Leaf::rows_dim>(true) + " × " +
+                       dim_string<typename Leaf::cols_dim>(true);
+            else
+                dims = dim_string<typename Leaf::dim_type>(true);
+            rows.push_back({std::string(name.view()),
+                            fmt::format("[{}]", fmt::join(shape.dims, ", ")), std::move(dims),
+                            group_thousands(leaf_elements<Leaf>)});
+            scalar_bytes += sizeof(leaf.elems);
+        });
+        constexpr std::size_t total = parameter_count<Model>;
+        const std::string total_count = group_thousands(total);
+        // Display widths: "·" and "×" are 2 bytes but one column.
+        auto width = [](const std::string& s) {
+            std::size_t w = 0;
+            for (unsigned char c : s)
+                w += (c & 0xC0) != 0x80;
+            return w;
+        };
+        std::size_t w_name = 9, w_shape = 5, w_dims = 4,
+                    w_count = std::max<std::size_t>(5, total_count.size());
+        for (const auto& r : rows) {
+            w_name = std::max(w_name, width(r.name));
+            w_shape = std::max(w_shape, width(r.shape));
+            w_dims = std::max(w_dims, width(r.dims));
+            w_count = std::max(w_count, width(r.count));
+        }
+        auto pad = [&](const std::string& s, std::size_t w) {
+            return s + std::string(w - std::min(w, width(s)), ' ');
+        };
+        auto lpad = [&](const std::string& s, std::size_t w) {
+            return std::string(w - std::min(w, width(s)), ' ') + s;
+        };
+        const std::size_t line_width = w_name + w_shape + w_dims + w_count + 6;
+        std::string out;
+        out += pad("parameter", w_name) + "  " + pad("shape", w_shape) + "  " +
+               pad("dims", w_dims) + "  " + lpad("count", w_count) + "\n";
+        out += std::string(line_width, '-') + "\n";
+        for (const auto& r : rows)
+            out += pad(r.name, w_name) + "  " + pad(r.shape, w_shape) + "  " + pad(r.dims, w_dims) +
+                   "  " + lpad(r.count, w_count) + "\n";
+        out += std::string(line_width, '-') + "\n";
+        out += fmt::format("total: {} parameters in {} tensors, {} bytes\n", total_count,
+                           parameter_tensor_count<Model>, group_thousands(scalar_bytes));
+        return out;
     }
-    auto pad = [&](const std::string& s, std::size_t w) { return s + std::string(w - std::min(w, width(s)), ' '); };
-    auto lpad = [&](const std::string& s, std::size_t w) { return std::string(w - std::min(w, width(s)), ' ') + s; };
-    const std::size_t line_width = w_name + w_shape + w_dims + w_count + 6;
-    std::string out;
-    out += pad("parameter", w_name) + "  " + pad("shape", w_shape) + "  " + pad("dims", w_dims) + "  " +
-           lpad("count", w_count) + "\n";
-    out += std::string(line_width, '-') + "\n";
-    for (const auto& r : rows)
-        out += pad(r.name, w_name) + "  " + pad(r.shape, w_shape) + "  " + pad(r.dims, w_dims) + "  " +
-               lpad(r.count, w_count) + "\n";
-    out += std::string(line_width, '-') + "\n";
-    out += fmt::format("total: {} parameters in {} tensors, {} bytes\n", total_count,
-                       parameter_tensor_count<Model>, group_thousands(scalar_bytes));
-    return out;
-}
 
 namespace detail {
 // The entries of a tensor, rows summarised beyond full_print_limit; `elem` formats one.
@@ -131,7 +140,8 @@ auto format_entries(const View& v, Elem&& elem, fmt::format_context::iterator ou
                     out = fmt::format_to(out, ", ...");
                     j = C - edge_items;
                 }
-                if (j != 0) out = fmt::format_to(out, ", ");
+                if (j != 0)
+                    out = fmt::format_to(out, ", ");
                 out = elem(v(i, j), out);
             }
             *out++ = ']';
@@ -142,9 +152,11 @@ auto format_entries(const View& v, Elem&& elem, fmt::format_context::iterator ou
                 out = fmt::format_to(out, "\n ...,");
                 i = R - edge_items;
             }
-            if (i != 0) out = fmt::format_to(out, "\n ");
+            if (i != 0)
+                out = fmt::format_to(out, "\n ");
             row(i);
-            if (i + 1 != R) *out++ = ',';
+            if (i + 1 != R)
+                *out++ = ',';
         }
         *out++ = ']';
     } else {
@@ -156,7 +168,8 @@ auto format_entries(const View& v, Elem&& elem, fmt::format_context::iterator ou
                 out = fmt::format_to(out, ", ...");
                 i = n - edge_items;
             }
-            if (i != 0) out = fmt::format_to(out, ", ");
+            if (i != 0)
+                out = fmt::format_to(out, ", ");
             out = elem(v[i], out);
         }
         *out++ = ']';
@@ -174,7 +187,8 @@ struct tensor_formatter {
 
     constexpr auto parse(fmt::format_parse_context& ctx) {
         auto it = ctx.begin();
-        if (it == ctx.end() || *it == '}') return it;
+        if (it == ctx.end() || *it == '}')
+            return it;
         default_spec_ = false;
         return elem_.parse(ctx);
     }
@@ -194,7 +208,8 @@ struct tensor_formatter {
         return format_entries(
             v,
             [&](const T& e, fmt::format_context::iterator o) {
-                if (default_spec_) return fmt::format_to(o, "{:.6g}", e);
+                if (default_spec_)
+                    return fmt::format_to(o, "{:.6g}", e);
                 ctx.advance_to(o);
                 return elem_.format(e, ctx);
             },
@@ -232,7 +247,8 @@ template <class T, class D>
 struct fmt::is_range<typeformer::vec_view<T, D>, char> : std::false_type {};
 
 template <class T, class D>
-struct fmt::formatter<typeformer::vec<T, D>, char> : typeformer::io::detail::tensor_formatter<typeformer::vec<T, D>> {};
+struct fmt::formatter<typeformer::vec<T, D>, char>
+    : typeformer::io::detail::tensor_formatter<typeformer::vec<T, D>> {};
 template <class T, class R, class C>
 struct fmt::formatter<typeformer::mat<T, R, C>, char>
     : typeformer::io::detail::tensor_formatter<typeformer::mat<T, R, C>> {};

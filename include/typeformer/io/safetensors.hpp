@@ -53,10 +53,14 @@ enum class dtype : std::uint8_t { f32, f64, bf16, f16 };
 
 constexpr std::string_view dtype_name(dtype d) noexcept {
     switch (d) {
-        case dtype::f32: return "F32";
-        case dtype::f64: return "F64";
-        case dtype::bf16: return "BF16";
-        case dtype::f16: return "F16";
+        case dtype::f32:
+            return "F32";
+        case dtype::f64:
+            return "F64";
+        case dtype::bf16:
+            return "BF16";
+        case dtype::f16:
+            return "F16";
     }
     return "?";
 }
@@ -68,8 +72,8 @@ enum class status : std::uint8_t {
     missing_tensor,     // the model has a parameter the file lacks
     unexpected_tensor,  // the file has a tensor the model lacks
     shape_mismatch,
-    bad_dtype,          // unknown, or not a floating type load converts from
-    bad_offsets,        // data_offsets out of range, inconsistent, overlapping or with gaps
+    bad_dtype,    // unknown, or not a floating type load converts from
+    bad_offsets,  // data_offsets out of range, inconsistent, overlapping or with gaps
 };
 
 struct result {
@@ -108,18 +112,19 @@ struct file_dtype_info {
     dtype as_dtype;
 };
 inline constexpr file_dtype_info file_dtypes[] = {
-    {"F32", 4, true, dtype::f32},     {"F64", 8, true, dtype::f64},
-    {"BF16", 2, true, dtype::bf16},   {"F16", 2, true, dtype::f16},
-    {"BOOL", 1, false, dtype::f32},   {"U8", 1, false, dtype::f32},
-    {"I8", 1, false, dtype::f32},     {"F8_E5M2", 1, false, dtype::f32},
+    {"F32", 4, true, dtype::f32},      {"F64", 8, true, dtype::f64},
+    {"BF16", 2, true, dtype::bf16},    {"F16", 2, true, dtype::f16},
+    {"BOOL", 1, false, dtype::f32},    {"U8", 1, false, dtype::f32},
+    {"I8", 1, false, dtype::f32},      {"F8_E5M2", 1, false, dtype::f32},
     {"F8_E4M3", 1, false, dtype::f32}, {"I16", 2, false, dtype::f32},
-    {"U16", 2, false, dtype::f32},    {"I32", 4, false, dtype::f32},
-    {"U32", 4, false, dtype::f32},    {"I64", 8, false, dtype::f32},
+    {"U16", 2, false, dtype::f32},     {"I32", 4, false, dtype::f32},
+    {"U32", 4, false, dtype::f32},     {"I64", 8, false, dtype::f32},
     {"U64", 8, false, dtype::f32},
 };
 inline const file_dtype_info* find_dtype(std::string_view name) noexcept {
     for (const auto& d : file_dtypes)
-        if (d.name == name) return &d;
+        if (d.name == name)
+            return &d;
     return nullptr;
 }
 
@@ -167,19 +172,26 @@ inline std::size_t invalid_utf8_at(std::string_view s) noexcept {
             len = 2;
         } else if (c >= 0xE0 && c <= 0xEF) {
             len = 3;
-            if (c == 0xE0) lo = 0xA0;
-            if (c == 0xED) hi = 0x9F;  // no surrogates
+            if (c == 0xE0)
+                lo = 0xA0;
+            if (c == 0xED)
+                hi = 0x9F;  // no surrogates
         } else if (c >= 0xF0 && c <= 0xF4) {
             len = 4;
-            if (c == 0xF0) lo = 0x90;
-            if (c == 0xF4) hi = 0x8F;
+            if (c == 0xF0)
+                lo = 0x90;
+            if (c == 0xF4)
+                hi = 0x8F;
         } else {
             return i;
         }
-        if (n - i < len) return i;
-        if (p[i + 1] < lo || p[i + 1] > hi) return i;
+        if (n - i < len)
+            return i;
+        if (p[i + 1] < lo || p[i + 1] > hi)
+            return i;
         for (std::size_t k = 2; k < len; ++k)
-            if (p[i + k] < 0x80 || p[i + k] > 0xBF) return i;
+            if (p[i + k] < 0x80 || p[i + k] > 0xBF)
+                return i;
         i += len;
     }
     return std::string_view::npos;
@@ -209,34 +221,43 @@ public:
 
     bool parse(parsed_header& out) {
         skip_ws();
-        if (!eat('{')) return fail("the header is not a JSON object (it must begin with '{')");
+        if (!eat('{'))
+            return fail("the header is not a JSON object (it must begin with '{')");
         skip_ws();
         if (!eat('}')) {
             for (;;) {
                 std::string key;
                 skip_ws();
-                if (!parse_string(key, "a tensor name")) return false;
+                if (!parse_string(key, "a tensor name"))
+                    return false;
                 skip_ws();
-                if (!eat(':')) return fail("expected ':' after " + printable(key));
+                if (!eat(':'))
+                    return fail("expected ':' after " + printable(key));
                 skip_ws();
                 if (key == "__metadata__") {
-                    if (seen_metadata_) return fail("duplicate \"__metadata__\"");
+                    if (seen_metadata_)
+                        return fail("duplicate \"__metadata__\"");
                     seen_metadata_ = true;
-                    if (!parse_metadata(out.metadata)) return false;
+                    if (!parse_metadata(out.metadata))
+                        return false;
                 } else {
                     tensor_entry e;  // duplicates are found after parsing (sorted, not O(n²))
                     e.name = std::move(key);
-                    if (!parse_tensor(e)) return false;
+                    if (!parse_tensor(e))
+                        return false;
                     out.tensors.push_back(std::move(e));
                 }
                 skip_ws();
-                if (eat(',')) continue;
-                if (eat('}')) break;
+                if (eat(','))
+                    continue;
+                if (eat('}'))
+                    break;
                 return fail("expected ',' or '}' in the header object");
             }
         }
         skip_ws();  // the padding (spaces) after the object
-        if (pos_ != s_.size()) return fail("unexpected bytes after the header's JSON object");
+        if (pos_ != s_.size())
+            return fail("unexpected bytes after the header's JSON object");
         return true;
     }
 
@@ -249,7 +270,8 @@ private:
     bool seen_metadata_ = false;
 
     bool fail(const std::string& msg) {
-        if (err_.empty()) err_ = fmt::format("{} (header byte {})", msg, pos_);
+        if (err_.empty())
+            err_ = fmt::format("{} (header byte {})", msg, pos_);
         return false;
     }
     bool at_end() const noexcept { return pos_ >= s_.size(); }
@@ -262,7 +284,8 @@ private:
         return false;
     }
     void skip_ws() noexcept {
-        while (!at_end() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
+        while (!at_end() &&
+               (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
             ++pos_;
     }
     bool eat_literal(std::string_view lit) noexcept {
@@ -292,25 +315,33 @@ private:
     }
 
     bool parse_hex4(std::uint32_t& v) {
-        if (s_.size() - pos_ < 4) return fail("truncated \\u escape");
+        if (s_.size() - pos_ < 4)
+            return fail("truncated \\u escape");
         v = 0;
         for (int k = 0; k < 4; ++k) {
             const char c = s_[pos_++];
             v <<= 4;
-            if (c >= '0' && c <= '9') v |= static_cast<std::uint32_t>(c - '0');
-            else if (c >= 'a' && c <= 'f') v |= static_cast<std::uint32_t>(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F') v |= static_cast<std::uint32_t>(c - 'A' + 10);
-            else return fail("bad hex digit in a \\u escape");
+            if (c >= '0' && c <= '9')
+                v |= static_cast<std::uint32_t>(c - '0');
+            else if (c >= 'a' && c <= 'f')
+                v |= static_cast<std::uint32_t>(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F')
+                v |= static_cast<std::uint32_t>(c - 'A' + 10);
+            else
+                return fail("bad hex digit in a \\u escape");
         }
         return true;
     }
 
     bool parse_string(std::string& out, const char* what) {
-        if (!eat('"')) return fail(fmt::format("expected {} (a JSON string)", what));
+        if (!eat('"'))
+            return fail(fmt::format("expected {} (a JSON string)", what));
         for (;;) {
-            if (at_end()) return fail("unterminated string");
+            if (at_end())
+                return fail("unterminated string");
             const char c = s_[pos_++];
-            if (c == '"') return true;
+            if (c == '"')
+                return true;
             if (static_cast<unsigned char>(c) < 0x20) {
                 --pos_;
                 return fail("control character in a string");
@@ -319,50 +350,78 @@ private:
                 out += c;  // UTF-8 was validated for the whole header
                 continue;
             }
-            if (at_end()) return fail("unterminated escape");
+            if (at_end())
+                return fail("unterminated escape");
             const char e = s_[pos_++];
             switch (e) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
                 case 'u': {
                     std::uint32_t cp = 0;
-                    if (!parse_hex4(cp)) return false;
-                    if (cp >= 0xDC00 && cp <= 0xDFFF) return fail("lone low surrogate in a \\u escape");
+                    if (!parse_hex4(cp))
+                        return false;
+                    if (cp >= 0xDC00 && cp <= 0xDFFF)
+                        return fail("lone low surrogate in a \\u escape");
                     if (cp >= 0xD800 && cp <= 0xDBFF) {
                         std::uint32_t lo = 0;
-                        if (!eat('\\') || !eat('u')) return fail("lone high surrogate in a \\u escape");
-                        if (!parse_hex4(lo)) return false;
-                        if (lo < 0xDC00 || lo > 0xDFFF) return fail("bad surrogate pair in a \\u escape");
+                        if (!eat('\\') || !eat('u'))
+                            return fail("lone high surrogate in a \\u escape");
+                        if (!parse_hex4(lo))
+                            return false;
+                        if (lo < 0xDC00 || lo > 0xDFFF)
+                            return fail("bad surrogate pair in a \\u escape");
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                     }
                     append_utf8(out, cp);
                     break;
                 }
-                default: --pos_; return fail("invalid escape in a string");
+                default:
+                    --pos_;
+                    return fail("invalid escape in a string");
             }
         }
     }
 
     // A JSON number that must be a non-negative integer below 2^64.
     bool parse_uint(std::uint64_t& v, const std::string& what) {
-        if (peek() == '-') return fail(what + " is negative");
-        if (peek() < '0' || peek() > '9') return fail(what + " is not a non-negative integer");
+        if (peek() == '-')
+            return fail(what + " is negative");
+        if (peek() < '0' || peek() > '9')
+            return fail(what + " is not a non-negative integer");
         if (peek() == '0' && pos_ + 1 < s_.size() && s_[pos_ + 1] >= '0' && s_[pos_ + 1] <= '9')
             return fail(what + " has a leading zero");
         v = 0;
         while (!at_end() && s_[pos_] >= '0' && s_[pos_] <= '9') {
             const auto d = static_cast<std::uint64_t>(s_[pos_] - '0');
-            if (v > (~std::uint64_t{0} - d) / 10) return fail(what + " is too large");
+            if (v > (~std::uint64_t{0} - d) / 10)
+                return fail(what + " is too large");
             v = v * 10 + d;
             ++pos_;
         }
-        if (peek() == '.' || peek() == 'e' || peek() == 'E') return fail(what + " is not an integer");
+        if (peek() == '.' || peek() == 'e' || peek() == 'E')
+            return fail(what + " is not an integer");
         return true;
     }
 
@@ -370,25 +429,32 @@ private:
         eat('-');
         if (eat('0')) {
         } else if (peek() >= '1' && peek() <= '9') {
-            while (peek() >= '0' && peek() <= '9') ++pos_;
+            while (peek() >= '0' && peek() <= '9')
+                ++pos_;
         } else {
             return fail("invalid number");
         }
         if (eat('.')) {
-            if (!(peek() >= '0' && peek() <= '9')) return fail("invalid number");
-            while (peek() >= '0' && peek() <= '9') ++pos_;
+            if (!(peek() >= '0' && peek() <= '9'))
+                return fail("invalid number");
+            while (peek() >= '0' && peek() <= '9')
+                ++pos_;
         }
         if (eat('e') || eat('E')) {
-            if (!eat('+')) eat('-');
-            if (!(peek() >= '0' && peek() <= '9')) return fail("invalid number");
-            while (peek() >= '0' && peek() <= '9') ++pos_;
+            if (!eat('+'))
+                eat('-');
+            if (!(peek() >= '0' && peek() <= '9'))
+                return fail("invalid number");
+            while (peek() >= '0' && peek() <= '9')
+                ++pos_;
         }
         return true;
     }
 
     // Any JSON value (an unknown field), nesting at most max_json_depth.
     bool skip_value(int depth) {
-        if (depth > max_json_depth) return fail("JSON nested too deeply");
+        if (depth > max_json_depth)
+            return fail("JSON nested too deeply");
         skip_ws();
         const char c = peek();
         if (c == '"') {
@@ -399,107 +465,145 @@ private:
             const char close = c == '{' ? '}' : ']';
             ++pos_;
             skip_ws();
-            if (eat(close)) return true;
+            if (eat(close))
+                return true;
             for (;;) {
                 skip_ws();
                 if (c == '{') {
                     std::string ignored;
-                    if (!parse_string(ignored, "a key")) return false;
+                    if (!parse_string(ignored, "a key"))
+                        return false;
                     skip_ws();
-                    if (!eat(':')) return fail("expected ':'");
+                    if (!eat(':'))
+                        return fail("expected ':'");
                 }
-                if (!skip_value(depth + 1)) return false;
+                if (!skip_value(depth + 1))
+                    return false;
                 skip_ws();
-                if (eat(',')) continue;
-                if (eat(close)) return true;
+                if (eat(','))
+                    continue;
+                if (eat(close))
+                    return true;
                 return fail(fmt::format("expected ',' or '{}'", close));
             }
         }
-        if (eat_literal("true") || eat_literal("false") || eat_literal("null")) return true;
-        if (c == '-' || (c >= '0' && c <= '9')) return skip_number();
+        if (eat_literal("true") || eat_literal("false") || eat_literal("null"))
+            return true;
+        if (c == '-' || (c >= '0' && c <= '9'))
+            return skip_number();
         return fail(at_end() ? "unexpected end of the header" : "invalid JSON value");
     }
 
     bool parse_metadata(std::vector<std::pair<std::string, std::string>>& md) {
-        if (!eat('{')) return fail("\"__metadata__\" must be an object of strings");
+        if (!eat('{'))
+            return fail("\"__metadata__\" must be an object of strings");
         skip_ws();
-        if (eat('}')) return true;
+        if (eat('}'))
+            return true;
         for (;;) {
             std::pair<std::string, std::string> kv;
             skip_ws();
-            if (!parse_string(kv.first, "a metadata key")) return false;
+            if (!parse_string(kv.first, "a metadata key"))
+                return false;
             skip_ws();
-            if (!eat(':')) return fail("expected ':' in \"__metadata__\"");
+            if (!eat(':'))
+                return fail("expected ':' in \"__metadata__\"");
             skip_ws();
-            if (peek() != '"') return fail("\"__metadata__\" values must be strings");
-            if (!parse_string(kv.second, "a metadata value")) return false;
+            if (peek() != '"')
+                return fail("\"__metadata__\" values must be strings");
+            if (!parse_string(kv.second, "a metadata value"))
+                return false;
             md.push_back(std::move(kv));
             skip_ws();
-            if (eat(',')) continue;
-            if (eat('}')) return true;
+            if (eat(','))
+                continue;
+            if (eat('}'))
+                return true;
             return fail("expected ',' or '}' in \"__metadata__\"");
         }
     }
 
     bool parse_uint_array(std::vector<std::uint64_t>& out, const std::string& what) {
-        if (!eat('[')) return fail(what + " must be an array of integers");
+        if (!eat('['))
+            return fail(what + " must be an array of integers");
         skip_ws();
-        if (eat(']')) return true;
+        if (eat(']'))
+            return true;
         for (;;) {
             skip_ws();
-            if (out.size() >= max_rank) return fail(what + " has too many entries");
+            if (out.size() >= max_rank)
+                return fail(what + " has too many entries");
             std::uint64_t v = 0;
-            if (!parse_uint(v, "an entry of " + what)) return false;
+            if (!parse_uint(v, "an entry of " + what))
+                return false;
             out.push_back(v);
             skip_ws();
-            if (eat(',')) continue;
-            if (eat(']')) return true;
+            if (eat(','))
+                continue;
+            if (eat(']'))
+                return true;
             return fail("expected ',' or ']' in " + what);
         }
     }
 
     bool parse_tensor(tensor_entry& e) {
         const std::string who = "tensor " + printable(e.name);
-        if (!eat('{')) return fail(who + ": expected an object {\"dtype\", \"shape\", \"data_offsets\"}");
+        if (!eat('{'))
+            return fail(who + ": expected an object {\"dtype\", \"shape\", \"data_offsets\"}");
         bool has_dtype = false, has_shape = false, has_offsets = false;
         skip_ws();
         if (!eat('}')) {
             for (;;) {
                 std::string key;
                 skip_ws();
-                if (!parse_string(key, "a field name")) return false;
+                if (!parse_string(key, "a field name"))
+                    return false;
                 skip_ws();
-                if (!eat(':')) return fail(who + ": expected ':'");
+                if (!eat(':'))
+                    return fail(who + ": expected ':'");
                 skip_ws();
                 if (key == "dtype") {
-                    if (has_dtype) return fail(who + ": duplicate \"dtype\"");
+                    if (has_dtype)
+                        return fail(who + ": duplicate \"dtype\"");
                     has_dtype = true;
-                    if (peek() != '"') return fail(who + ": \"dtype\" must be a string");
-                    if (!parse_string(e.dtype, "a dtype")) return false;
+                    if (peek() != '"')
+                        return fail(who + ": \"dtype\" must be a string");
+                    if (!parse_string(e.dtype, "a dtype"))
+                        return false;
                 } else if (key == "shape") {
-                    if (has_shape) return fail(who + ": duplicate \"shape\"");
+                    if (has_shape)
+                        return fail(who + ": duplicate \"shape\"");
                     has_shape = true;
-                    if (!parse_uint_array(e.shape, who + "'s \"shape\"")) return false;
+                    if (!parse_uint_array(e.shape, who + "'s \"shape\""))
+                        return false;
                 } else if (key == "data_offsets") {
-                    if (has_offsets) return fail(who + ": duplicate \"data_offsets\"");
+                    if (has_offsets)
+                        return fail(who + ": duplicate \"data_offsets\"");
                     has_offsets = true;
                     std::vector<std::uint64_t> off;
-                    if (!parse_uint_array(off, who + "'s \"data_offsets\"")) return false;
-                    if (off.size() != 2) return fail(who + ": \"data_offsets\" must be [begin, end]");
+                    if (!parse_uint_array(off, who + "'s \"data_offsets\""))
+                        return false;
+                    if (off.size() != 2)
+                        return fail(who + ": \"data_offsets\" must be [begin, end]");
                     e.begin = off[0];
                     e.end = off[1];
                 } else if (!skip_value(1)) {  // unknown fields are ignored
                     return false;
                 }
                 skip_ws();
-                if (eat(',')) continue;
-                if (eat('}')) break;
+                if (eat(','))
+                    continue;
+                if (eat('}'))
+                    break;
                 return fail(who + ": expected ',' or '}'");
             }
         }
-        if (!has_dtype) return fail(who + ": no \"dtype\"");
-        if (!has_shape) return fail(who + ": no \"shape\"");
-        if (!has_offsets) return fail(who + ": no \"data_offsets\"");
+        if (!has_dtype)
+            return fail(who + ": no \"dtype\"");
+        if (!has_shape)
+            return fail(who + ": no \"shape\"");
+        if (!has_offsets)
+            return fail(who + ": no \"data_offsets\"");
         return true;
     }
 };
@@ -510,7 +614,8 @@ struct problem_list {
     status first = status::ok;
     std::vector<std::string> lines;
     void add(status s, std::string line) {
-        if (first == status::ok) first = s;
+        if (first == status::ok)
+            first = s;
         lines.push_back(std::move(line));
     }
     bool empty() const noexcept { return lines.empty(); }
@@ -521,8 +626,10 @@ inline result make_error(status s, std::string_view source, std::string_view wha
 }
 
 inline result report(const problem_list& p, std::string_view source) {
-    if (p.lines.size() == 1) return make_error(p.first, source, p.lines.front());
-    std::string msg = fmt::format("typeformer::io: cannot load {}: {} problems:", source, p.lines.size());
+    if (p.lines.size() == 1)
+        return make_error(p.first, source, p.lines.front());
+    std::string msg =
+        fmt::format("typeformer::io: cannot load {}: {} problems:", source, p.lines.size());
     for (std::size_t i = 0; i < p.lines.size() && i < max_listed_problems; ++i) {
         msg += "\n  ";
         msg += p.lines[i];
@@ -554,13 +661,15 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
 
     // Names, sorted for lookup; a name given twice is a malformed header.
     std::vector<std::size_t> by_name(tensors.size());
-    for (std::size_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
+    for (std::size_t i = 0; i < by_name.size(); ++i)
+        by_name[i] = i;
     std::sort(by_name.begin(), by_name.end(),
               [&](std::size_t a, std::size_t b) { return tensors[a].name < tensors[b].name; });
     for (std::size_t i = 1; i < by_name.size(); ++i)
         if (tensors[by_name[i]].name == tensors[by_name[i - 1]].name)
             return make_error(status::malformed_header, source,
-                              fmt::format("tensor {} appears twice in the header", printable(tensors[by_name[i]].name)));
+                              fmt::format("tensor {} appears twice in the header",
+                                          printable(tensors[by_name[i]].name)));
 
     // Each tensor's own entry: dtype known, shape·dtype = its byte range, range inside the data.
     bool offsets_ok = true;
@@ -568,44 +677,52 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
     for (const auto& t : tensors) {
         const auto* dt = find_dtype(t.dtype);
         if (!dt) {
-            problems.add(status::bad_dtype, fmt::format("tensor {}: unknown dtype {}", printable(t.name),
-                                                        printable(t.dtype)));
+            problems.add(status::bad_dtype, fmt::format("tensor {}: unknown dtype {}",
+                                                        printable(t.name), printable(t.dtype)));
             offsets_ok = false;
             continue;
         }
         std::uint64_t bytes = dt->size;
         bool overflow = false;
         for (std::uint64_t d : t.shape) {
-            if (d != 0 && bytes > ~std::uint64_t{0} / d) overflow = true;
+            if (d != 0 && bytes > ~std::uint64_t{0} / d)
+                overflow = true;
             bytes *= d;
         }
         if (t.begin > t.end) {
-            problems.add(status::bad_offsets, fmt::format("tensor {}: data_offsets [{}, {}] begin after end",
-                                                          printable(t.name), t.begin, t.end));
+            problems.add(status::bad_offsets,
+                         fmt::format("tensor {}: data_offsets [{}, {}] begin after end",
+                                     printable(t.name), t.begin, t.end));
             offsets_ok = false;
         } else if (t.end > data_len) {
             if (past_end++ == 0)  // one line for a truncated file, not one per tensor
-                problems.add(status::bad_offsets,
-                             fmt::format("tensor {}: data_offsets [{}, {}] past the end of the data ({} bytes; "
-                                         "truncated file?)",
-                                         printable(t.name), t.begin, t.end, data_len));
+                problems.add(
+                    status::bad_offsets,
+                    fmt::format(
+                        "tensor {}: data_offsets [{}, {}] past the end of the data ({} bytes; "
+                        "truncated file?)",
+                        printable(t.name), t.begin, t.end, data_len));
             offsets_ok = false;
         } else if (overflow || t.end - t.begin != bytes) {
-            problems.add(status::bad_offsets,
-                         fmt::format("tensor {}: data_offsets [{}, {}] hold {} bytes, but shape {} of {} needs {}",
-                                     printable(t.name), t.begin, t.end, t.end - t.begin, shape_string(t.shape),
-                                     t.dtype, overflow ? std::string("more than 2^64") : std::to_string(bytes)));
+            problems.add(
+                status::bad_offsets,
+                fmt::format(
+                    "tensor {}: data_offsets [{}, {}] hold {} bytes, but shape {} of {} needs {}",
+                    printable(t.name), t.begin, t.end, t.end - t.begin, shape_string(t.shape),
+                    t.dtype, overflow ? std::string("more than 2^64") : std::to_string(bytes)));
             offsets_ok = false;
         }
     }
 
     if (past_end > 1)
-        problems.add(status::bad_offsets, fmt::format("{} more tensors lie past the end of the data", past_end - 1));
+        problems.add(status::bad_offsets,
+                     fmt::format("{} more tensors lie past the end of the data", past_end - 1));
 
     // The data is exactly the tensors, back to back: no overlap, no hole, nothing after.
     if (offsets_ok) {
         std::vector<std::size_t> order(tensors.size());
-        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
         std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
             return tensors[a].begin != tensors[b].begin ? tensors[a].begin < tensors[b].begin
                                                         : tensors[a].end < tensors[b].end;
@@ -615,23 +732,27 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
         for (std::size_t i : order) {
             const auto& t = tensors[i];
             if (t.begin < covered)
-                problems.add(status::bad_offsets,
-                             fmt::format("tensor {}: data_offsets [{}, {}] overlap tensor {} [{}, {}]",
-                                         printable(t.name), t.begin, t.end, printable(prev->name), prev->begin,
-                                         prev->end));
+                problems.add(
+                    status::bad_offsets,
+                    fmt::format("tensor {}: data_offsets [{}, {}] overlap tensor {} [{}, {}]",
+                                printable(t.name), t.begin, t.end, printable(prev->name),
+                                prev->begin, prev->end));
             else if (t.begin > covered)
-                problems.add(status::bad_offsets,
-                             fmt::format("tensor {}: data_offsets [{}, {}] leave {} unused bytes before it",
-                                         printable(t.name), t.begin, t.end, t.begin - covered));
+                problems.add(
+                    status::bad_offsets,
+                    fmt::format("tensor {}: data_offsets [{}, {}] leave {} unused bytes before it",
+                                printable(t.name), t.begin, t.end, t.begin - covered));
             if (t.end > covered) {
                 covered = t.end;
                 prev = &t;
             }
         }
         if (covered != data_len)
-            problems.add(status::bad_offsets,
-                         fmt::format("{} bytes after the last tensor's data (data is {} bytes, tensors end at {})",
-                                     data_len - covered, data_len, covered));
+            problems.add(
+                status::bad_offsets,
+                fmt::format(
+                    "{} bytes after the last tensor's data (data is {} bytes, tensors end at {})",
+                    data_len - covered, data_len, covered));
     }
 
     // The model's parameters against the file's tensors, by name.
@@ -640,7 +761,9 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
     for_each_param(model, [&](const param_name& name, const auto& leaf) {
         constexpr auto expected = file_shape<decltype(leaf)>;
         const auto it = std::lower_bound(by_name.begin(), by_name.end(), name.view(),
-                                         [&](std::size_t i, std::string_view n) { return std::string_view(tensors[i].name) < n; });
+                                         [&](std::size_t i, std::string_view n) {
+                                             return std::string_view(tensors[i].name) < n;
+                                         });
         if (it == by_name.end() || tensors[*it].name != name.view()) {
             problems.add(status::missing_tensor,
                          fmt::format("missing tensor '{}' (expected shape {})", name.view(),
@@ -652,9 +775,10 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
         t.used = true;
         plan.entry_of_leaf.push_back(*it);
         if (const auto* dt = find_dtype(t.dtype); dt && !dt->loadable)
-            problems.add(status::bad_dtype,
-                         fmt::format("tensor '{}': dtype {} is not supported (F32, F64, BF16 and F16 are)",
-                                     name.view(), t.dtype));
+            problems.add(
+                status::bad_dtype,
+                fmt::format("tensor '{}': dtype {} is not supported (F32, F64, BF16 and F16 are)",
+                            name.view(), t.dtype));
         const bool same_shape = t.shape.size() == expected.rank &&
                                 std::equal(t.shape.begin(), t.shape.end(), expected.dims.begin());
         if (!same_shape)
@@ -664,31 +788,38 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
     });
     for (const auto& t : tensors)
         if (!t.used)
-            problems.add(status::unexpected_tensor,
-                         fmt::format("unexpected tensor {} (dtype {}, shape {}): the model has no such parameter",
-                                     printable(t.name), printable(t.dtype), shape_string(t.shape)));
+            problems.add(
+                status::unexpected_tensor,
+                fmt::format(
+                    "unexpected tensor {} (dtype {}, shape {}): the model has no such parameter",
+                    printable(t.name), printable(t.dtype), shape_string(t.shape)));
 
-    if (!problems.empty()) return report(problems, source);
+    if (!problems.empty())
+        return report(problems, source);
     return {};
 }
 
 // ---- scalar conversions (little-endian in the file, whatever the host) ----
 
 inline std::uint16_t le16(const std::byte* p) noexcept {
-    return static_cast<std::uint16_t>(std::to_integer<unsigned>(p[0]) | (std::to_integer<unsigned>(p[1]) << 8));
+    return static_cast<std::uint16_t>(std::to_integer<unsigned>(p[0]) |
+                                      (std::to_integer<unsigned>(p[1]) << 8));
 }
 inline std::uint32_t le32(const std::byte* p) noexcept {
     return std::to_integer<std::uint32_t>(p[0]) | (std::to_integer<std::uint32_t>(p[1]) << 8) |
-           (std::to_integer<std::uint32_t>(p[2]) << 16) | (std::to_integer<std::uint32_t>(p[3]) << 24);
+           (std::to_integer<std::uint32_t>(p[2]) << 16) |
+           (std::to_integer<std::uint32_t>(p[3]) << 24);
 }
 inline std::uint64_t le64(const std::byte* p) noexcept {
     return static_cast<std::uint64_t>(le32(p)) | (static_cast<std::uint64_t>(le32(p + 4)) << 32);
 }
 inline void put_le32(std::byte* p, std::uint32_t v) noexcept {
-    for (int k = 0; k < 4; ++k) p[k] = static_cast<std::byte>(v >> (8 * k));
+    for (int k = 0; k < 4; ++k)
+        p[k] = static_cast<std::byte>(v >> (8 * k));
 }
 inline void put_le64(std::byte* p, std::uint64_t v) noexcept {
-    for (int k = 0; k < 8; ++k) p[k] = static_cast<std::byte>(v >> (8 * k));
+    for (int k = 0; k < 8; ++k)
+        p[k] = static_cast<std::byte>(v >> (8 * k));
 }
 
 inline float bf16_to_float(std::uint16_t h) noexcept {
@@ -702,7 +833,8 @@ inline float f16_to_float(std::uint16_t h) noexcept {
         const float v = static_cast<float>(mant) * 0x1p-24f;
         return sign ? -v : v;
     }
-    if (exp == 31) return std::bit_cast<float>(sign | 0x7F800000u | (mant << 13));  // inf, NaN
+    if (exp == 31)
+        return std::bit_cast<float>(sign | 0x7F800000u | (mant << 13));  // inf, NaN
     return std::bit_cast<float>(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
@@ -714,9 +846,11 @@ void copy_in(Leaf& leaf, const std::byte* src, std::size_t elem_size, Read read)
     if constexpr (requires { typename Leaf::rows_dim; }) {
         constexpr std::size_t R = Leaf::rows_dim::size, C = Leaf::cols_dim::size;
         for (std::size_t r = 0; r < R; ++r)
-            for (std::size_t c = 0; c < C; ++c) d[r + c * R] = static_cast<T>(read(src + (r * C + c) * elem_size));
+            for (std::size_t c = 0; c < C; ++c)
+                d[r + c * R] = static_cast<T>(read(src + (r * C + c) * elem_size));
     } else {
-        for (std::size_t i = 0; i < leaf_elements<Leaf>; ++i) d[i] = static_cast<T>(read(src + i * elem_size));
+        for (std::size_t i = 0; i < leaf_elements<Leaf>; ++i)
+            d[i] = static_cast<T>(read(src + i * elem_size));
     }
 }
 
@@ -729,10 +863,12 @@ void apply_load(Model& model, const load_plan& plan, const std::byte* data) noex
         const std::byte* src = data + t.begin;
         switch (find_dtype(t.dtype)->as_dtype) {
             case dtype::f32:
-                copy_in(p, src, 4, [](const std::byte* q) { return std::bit_cast<float>(le32(q)); });
+                copy_in(p, src, 4,
+                        [](const std::byte* q) { return std::bit_cast<float>(le32(q)); });
                 break;
             case dtype::f64:
-                copy_in(p, src, 8, [](const std::byte* q) { return std::bit_cast<double>(le64(q)); });
+                copy_in(p, src, 8,
+                        [](const std::byte* q) { return std::bit_cast<double>(le64(q)); });
                 break;
             case dtype::bf16:
                 copy_in(p, src, 2, [](const std::byte* q) { return bf16_to_float(le16(q)); });
@@ -759,12 +895,14 @@ std::string make_header(const Model& model, dtype dt) {
         constexpr auto shape = file_shape<decltype(leaf)>;
         const std::uint64_t bytes = shape.elements() * dtype_size(dt);
         // Walk names are [A-Za-z0-9_.]: member names and indices, nothing to escape.
-        h += fmt::format(R"(,"{}":{{"dtype":"{}","shape":[{}],"data_offsets":[{},{}]}})", name.view(),
-                         dtype_name(dt), fmt::join(shape.dims, ","), offset, offset + bytes);
+        h += fmt::format(R"(,"{}":{{"dtype":"{}","shape":[{}],"data_offsets":[{},{}]}})",
+                         name.view(), dtype_name(dt), fmt::join(shape.dims, ","), offset,
+                         offset + bytes);
         offset += bytes;
     });
     h += '}';
-    while (h.size() % 8 != 0) h += ' ';
+    while (h.size() % 8 != 0)
+        h += ' ';
     return h;
 }
 
@@ -774,12 +912,15 @@ bool write_image(const Model& model, dtype dt, Sink&& sink) {
     const std::string header = make_header(model, dt);
     std::byte len[8];
     put_le64(len, header.size());
-    if (!sink(len, 8)) return false;
-    if (!sink(reinterpret_cast<const std::byte*>(header.data()), header.size())) return false;
+    if (!sink(len, 8))
+        return false;
+    if (!sink(reinterpret_cast<const std::byte*>(header.data()), header.size()))
+        return false;
     std::vector<std::byte> buf;
     bool ok = true;
     for_each_param(model, [&](const param_name&, const auto& leaf) {
-        if (!ok) return;
+        if (!ok)
+            return;
         using Leaf = std::remove_cvref_t<decltype(leaf)>;
         const std::size_t es = dtype_size(dt);
         buf.resize(leaf_elements<Leaf> * es);
@@ -796,7 +937,9 @@ bool write_image(const Model& model, dtype dt, Sink&& sink) {
     return ok;
 }
 
-inline std::string errno_text(int e) { return std::error_code(e, std::generic_category()).message(); }
+inline std::string errno_text(int e) {
+    return std::error_code(e, std::generic_category()).message();
+}
 
 inline std::filesystem::path temp_path_for(const std::filesystem::path& path) {
     static std::atomic<unsigned> counter{0};
@@ -815,156 +958,185 @@ inline std::filesystem::path temp_path_for(const std::filesystem::path& path) {
 // ---- the public functions ----
 
 template <class Model>
-    requires param_struct<Model>
-result try_load_state(Model& model, std::span<const std::byte> bytes, std::string_view source = "<memory>") {
-    const std::string src = detail::printable(source);
-    if (bytes.size() < 8)
-        return detail::make_error(status::malformed_header, src,
-                                  fmt::format("{} bytes is too short for a safetensors file", bytes.size()));
-    const std::uint64_t n = detail::le64(bytes.data());
-    if (n > bytes.size() - 8)
-        return detail::make_error(status::malformed_header, src,
-                                  fmt::format("header length {} is larger than the file's {} bytes after the "
-                                              "length field (truncated or not a safetensors file)",
-                                              n, bytes.size() - 8));
-    if (n < 2 || n > detail::max_header_size)
-        return detail::make_error(status::malformed_header, src, fmt::format("header length {} is not sane", n));
-    const std::string_view header(reinterpret_cast<const char*>(bytes.data() + 8), static_cast<std::size_t>(n));
-    detail::load_plan plan;
-    if (auto r = detail::plan_load(model, header, bytes.size() - 8 - n, src, plan); !r) return r;
-    detail::apply_load(model, plan, bytes.data() + 8 + n);
-    return {};
-}
+    requires param_struct<Model> result try_load_state(Model& model,
+                                                       std::span<const std::byte> bytes,
+                                                       std::string_view source = "<memory>") {
+        const std::string src = detail::printable(source);
+        if (bytes.size() < 8)
+            return detail::make_error(
+                status::malformed_header, src,
+                fmt::format("{} bytes is too short for a safetensors file", bytes.size()));
+        const std::uint64_t n = detail::le64(bytes.data());
+        if (n > bytes.size() - 8)
+            return detail::make_error(
+                status::malformed_header, src,
+                fmt::format("header length {} is larger than the file's {} bytes after the "
+                            "length field (truncated or not a safetensors file)",
+                            n, bytes.size() - 8));
+        if (n < 2 || n > detail::max_header_size)
+            return detail::make_error(status::malformed_header, src,
+                                      fmt::format("header length {} is not sane", n));
+        const std::string_view header(reinterpret_cast<const char*>(bytes.data() + 8),
+                                      static_cast<std::size_t>(n));
+        detail::load_plan plan;
+        if (auto r = detail::plan_load(model, header, bytes.size() - 8 - n, src, plan); !r)
+            return r;
+        detail::apply_load(model, plan, bytes.data() + 8 + n);
+        return {};
+    }
 
 template <class Model>
-    requires param_struct<Model>
-result try_load(Model& model, const std::filesystem::path& path) {
-    const std::string src = detail::printable(path.string());
-    std::FILE* f = std::fopen(path.string().c_str(), "rb");
-    if (!f) return detail::make_error(status::io_error, src, detail::errno_text(errno));
-    struct closer {
-        std::FILE* f;
-        ~closer() { std::fclose(f); }
-    } close_at_exit{f};
-    // The size of the file we opened (not of whatever is at `path` a moment later).
+    requires param_struct<Model> result try_load(Model& model, const std::filesystem::path& path) {
+        const std::string src = detail::printable(path.string());
+        std::FILE* f = std::fopen(path.string().c_str(), "rb");
+        if (!f)
+            return detail::make_error(status::io_error, src, detail::errno_text(errno));
+        struct closer {
+            std::FILE* f;
+            ~closer() { std::fclose(f); }
+        } close_at_exit{f};
+        // The size of the file we opened (not of whatever is at `path` a moment later).
 #if TYPEFORMER_IO_POSIX
-    struct ::stat st {};
-    if (::fstat(::fileno(f), &st) != 0) return detail::make_error(status::io_error, src, detail::errno_text(errno));
-    if (!S_ISREG(st.st_mode)) return detail::make_error(status::io_error, src, "not a regular file");
-    const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
+        struct ::stat st {};
+        if (::fstat(::fileno(f), &st) != 0)
+            return detail::make_error(status::io_error, src, detail::errno_text(errno));
+        if (!S_ISREG(st.st_mode))
+            return detail::make_error(status::io_error, src, "not a regular file");
+        const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
 #else
-    std::error_code ec;
-    const std::uint64_t size = std::filesystem::file_size(path, ec);
-    if (ec) return detail::make_error(status::io_error, src, ec.message());
+        std::error_code ec;
+        const std::uint64_t size = std::filesystem::file_size(path, ec);
+        if (ec)
+            return detail::make_error(status::io_error, src, ec.message());
 #endif
 
-    std::byte len[8];
-    if (size < 8 || std::fread(len, 1, 8, f) != 8)
-        return detail::make_error(status::malformed_header, src,
-                                  fmt::format("{} bytes is too short for a safetensors file", size));
-    const std::uint64_t n = detail::le64(len);
-    if (n > size - 8)
-        return detail::make_error(status::malformed_header, src,
-                                  fmt::format("header length {} is larger than the file's {} bytes after the "
-                                              "length field (truncated or not a safetensors file)",
-                                              n, size - 8));
-    if (n < 2 || n > detail::max_header_size)
-        return detail::make_error(status::malformed_header, src, fmt::format("header length {} is not sane", n));
-    std::string header(static_cast<std::size_t>(n), '\0');
-    if (std::fread(header.data(), 1, header.size(), f) != header.size())
-        return detail::make_error(status::io_error, src, "read error in the header");
+        std::byte len[8];
+        if (size < 8 || std::fread(len, 1, 8, f) != 8)
+            return detail::make_error(
+                status::malformed_header, src,
+                fmt::format("{} bytes is too short for a safetensors file", size));
+        const std::uint64_t n = detail::le64(len);
+        if (n > size - 8)
+            return detail::make_error(
+                status::malformed_header, src,
+                fmt::format("header length {} is larger than the file's {} bytes after the "
+                            "length field (truncated or not a safetensors file)",
+                            n, size - 8));
+        if (n < 2 || n > detail::max_header_size)
+            return detail::make_error(status::malformed_header, src,
+                                      fmt::format("header length {} is not sane", n));
+        std::string header(static_cast<std::size_t>(n), '\0');
+        if (std::fread(header.data(), 1, header.size(), f) != header.size())
+            return detail::make_error(status::io_error, src, "read error in the header");
 
-    const std::uint64_t data_len = size - 8 - n;
-    detail::load_plan plan;
-    if (auto r = detail::plan_load(model, header, data_len, src, plan); !r) return r;
-    std::vector<std::byte> data(static_cast<std::size_t>(data_len));
-    if (std::fread(data.data(), 1, data.size(), f) != data.size())
-        return detail::make_error(status::io_error, src, "read error in the tensor data (did the file change?)");
-    detail::apply_load(model, plan, data.data());
-    return {};
-}
+        const std::uint64_t data_len = size - 8 - n;
+        detail::load_plan plan;
+        if (auto r = detail::plan_load(model, header, data_len, src, plan); !r)
+            return r;
+        std::vector<std::byte> data(static_cast<std::size_t>(data_len));
+        if (std::fread(data.data(), 1, data.size(), f) != data.size())
+            return detail::make_error(status::io_error, src,
+                                      "read error in the tensor data (did the file change?)");
+        detail::apply_load(model, plan, data.data());
+        return {};
+    }
 
 // The whole file image in memory (what save writes).
 template <class Model>
-    requires param_struct<Model>
-std::vector<std::byte> save_state(const Model& model, dtype dt = dtype::f32) {
-    TYPEFORMER_CHECK(dt == dtype::f32 || dt == dtype::f64, "save_state: F32 or F64 only");
-    std::vector<std::byte> out;
-    detail::write_image(model, dt, [&](const std::byte* p, std::size_t n) {
-        out.insert(out.end(), p, p + n);
-        return true;
-    });
-    return out;
-}
+    requires param_struct<Model> std::vector<std::byte> save_state(const Model& model,
+                                                                   dtype dt = dtype::f32) {
+        TYPEFORMER_CHECK(dt == dtype::f32 || dt == dtype::f64, "save_state: F32 or F64 only");
+        std::vector<std::byte> out;
+        detail::write_image(model, dt, [&](const std::byte* p, std::size_t n) {
+            out.insert(out.end(), p, p + n);
+            return true;
+        });
+        return out;
+    }
 
 template <class Model>
-    requires param_struct<Model>
-result try_save(const Model& model, const std::filesystem::path& path, dtype dt = dtype::f32) {
-    const std::string dst = detail::printable(path.string());
-    auto fail = [&](status s, const std::string& what) {
-        return result{s, fmt::format("typeformer::io: cannot save {}: {}", dst, what)};
-    };
-    if (dt != dtype::f32 && dt != dtype::f64)
-        return fail(status::bad_dtype, fmt::format("saving {} is not supported (F32 and F64 are)", dtype_name(dt)));
+    requires param_struct<Model> result try_save(const Model& model,
+                                                 const std::filesystem::path& path,
+                                                 dtype dt = dtype::f32) {
+        const std::string dst = detail::printable(path.string());
+        auto fail = [&](status s, const std::string& what) {
+            return result{s, fmt::format("typeformer::io: cannot save {}: {}", dst, what)};
+        };
+        if (dt != dtype::f32 && dt != dtype::f64)
+            return fail(
+                status::bad_dtype,
+                fmt::format("saving {} is not supported (F32 and F64 are)", dtype_name(dt)));
 
-    const std::filesystem::path tmp = detail::temp_path_for(path);
-    std::FILE* f = std::fopen(tmp.string().c_str(), "wbx");  // x: never clobber
-    if (!f) return fail(status::io_error, fmt::format("cannot create {}: {}", detail::printable(tmp.string()),
-                                                      detail::errno_text(errno)));
-    int err = 0;
-    bool ok = detail::write_image(model, dt, [&](const std::byte* p, std::size_t n) {
-        if (std::fwrite(p, 1, n, f) == n) return true;
-        err = errno;
-        return false;
-    });
-    if (ok && std::fflush(f) != 0) ok = false, err = errno;
+        const std::filesystem::path tmp = detail::temp_path_for(path);
+        std::FILE* f = std::fopen(tmp.string().c_str(), "wbx");  // x: never clobber
+        if (!f)
+            return fail(status::io_error,
+                        fmt::format("cannot create {}: {}", detail::printable(tmp.string()),
+                                    detail::errno_text(errno)));
+        int err = 0;
+        bool ok = detail::write_image(model, dt, [&](const std::byte* p, std::size_t n) {
+            if (std::fwrite(p, 1, n, f) == n)
+                return true;
+            err = errno;
+            return false;
+        });
+        if (ok && std::fflush(f) != 0)
+            ok = false, err = errno;
 #if TYPEFORMER_IO_POSIX
-    if (ok && ::fsync(::fileno(f)) != 0) ok = false, err = errno;
+        if (ok && ::fsync(::fileno(f)) != 0)
+            ok = false, err = errno;
 #endif
-    if (std::fclose(f) != 0 && ok) ok = false, err = errno;
-    std::error_code ec;
-    if (ok) {
-        std::filesystem::rename(tmp, path, ec);
-        if (ec) {
+        if (std::fclose(f) != 0 && ok)
+            ok = false, err = errno;
+        std::error_code ec;
+        if (ok) {
+            std::filesystem::rename(tmp, path, ec);
+            if (ec) {
+                std::filesystem::remove(tmp, ec);
+                return fail(status::io_error, fmt::format("cannot rename {} over it: {}",
+                                                          detail::printable(tmp.string()),
+                                                          std::error_code(ec).message()));
+            }
+        } else {
             std::filesystem::remove(tmp, ec);
-            return fail(status::io_error, fmt::format("cannot rename {} over it: {}", detail::printable(tmp.string()),
-                                                      std::error_code(ec).message()));
+            return fail(status::io_error, fmt::format("write error: {}", detail::errno_text(err)));
         }
-    } else {
-        std::filesystem::remove(tmp, ec);
-        return fail(status::io_error, fmt::format("write error: {}", detail::errno_text(err)));
-    }
 #if TYPEFORMER_IO_POSIX
-    // Make the rename itself durable (best effort: some file systems refuse).
-    std::filesystem::path dir = path.parent_path();
-    if (dir.empty()) dir = ".";
-    if (const int fd = ::open(dir.string().c_str(), O_RDONLY | O_DIRECTORY); fd >= 0) {
-        (void)::fsync(fd);
-        ::close(fd);
-    }
+        // Make the rename itself durable (best effort: some file systems refuse).
+        std::filesystem::path dir = path.parent_path();
+        if (dir.empty())
+            dir = ".";
+        if (const int fd = ::open(dir.string().c_str(), O_RDONLY | O_DIRECTORY); fd >= 0) {
+            (void)::fsync(fd);
+            ::close(fd);
+        }
 #endif
-    return {};
-}
+        return {};
+    }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 // All-or-nothing load; throws io::error naming the file and the tensor(s).
 template <class Model>
     requires param_struct<Model>
 void load(Model& model, const std::filesystem::path& path) {
-    if (auto r = try_load(model, path); !r) throw error(r.code, r.message);
+    if (auto r = try_load(model, path); !r)
+        throw error(r.code, r.message);
 }
 
 template <class Model>
     requires param_struct<Model>
-void load_state(Model& model, std::span<const std::byte> bytes, std::string_view source = "<memory>") {
-    if (auto r = try_load_state(model, bytes, source); !r) throw error(r.code, r.message);
+void load_state(Model& model, std::span<const std::byte> bytes,
+                std::string_view source = "<memory>") {
+    if (auto r = try_load_state(model, bytes, source); !r)
+        throw error(r.code, r.message);
 }
 
 // Atomic save; throws io::error (the file at path, if any, is then untouched).
 template <class Model>
     requires param_struct<Model>
 void save(const Model& model, const std::filesystem::path& path, dtype dt = dtype::f32) {
-    if (auto r = try_save(model, path, dt); !r) throw error(r.code, r.message);
+    if (auto r = try_save(model, path, dt); !r)
+        throw error(r.code, r.message);
 }
 #endif
 

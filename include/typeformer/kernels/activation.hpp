@@ -24,9 +24,9 @@ void unary_backward(const X& x, const DY& dy, DX& dx, F f) noexcept {
     const auto xr = raw_of(x);
     const auto dyr = raw_of(dy);
     const auto dxr = raw_of(dx);
-    TYPEFORMER_CHECK(xr.rows == dyr.rows && xr.cols == dyr.cols && xr.rows == dxr.rows &&
-                         xr.cols == dxr.cols,
-                     "activation backward: extents differ");
+    TYPEFORMER_CHECK(
+        xr.rows == dyr.rows && xr.cols == dyr.cols && xr.rows == dxr.rows && xr.cols == dxr.cols,
+        "activation backward: extents differ");
     f(xr.rows, xr.cols, xr.ptr, xr.ld, dyr.ptr, dyr.ld, dxr.ptr, dxr.ld);
 }
 }  // namespace kernels::detail
@@ -44,17 +44,17 @@ concept activation_backward_operands =
     same_value_type<kernels::detail::value_of<X>, kernels::detail::value_of<DY>> &&
     activation_operands<X, DX>;
 
-#define TYPEFORMER_KERNELS_ACTIVATION(name)                                                      \
-    template <class X, class Y>                                                                   \
-        requires activation_operands<X, std::remove_reference_t<Y>>                             \
-    void name(const X& x, Y&& y) noexcept {                                                       \
-        kernels::detail::unary(x, y, [](auto... a) { kernels::backend::name(a...); });            \
-    }                                                                                             \
-    template <class X, class DY, class DX>                                                        \
-        requires activation_backward_operands<X, DY, std::remove_reference_t<DX>>               \
-    void name##_backward(const X& x, const DY& dy, DX&& dx) noexcept {                            \
-        kernels::detail::unary_backward(x, dy, dx,                                                \
-                                        [](auto... a) { kernels::backend::name##_backward(a...); }); \
+#define TYPEFORMER_KERNELS_ACTIVATION(name)                                            \
+    template <class X, class Y>                                                        \
+        requires activation_operands<X, std::remove_reference_t<Y>>                    \
+    void name(const X& x, Y&& y) noexcept {                                            \
+        kernels::detail::unary(x, y, [](auto... a) { kernels::backend::name(a...); }); \
+    }                                                                                  \
+    template <class X, class DY, class DX>                                             \
+        requires activation_backward_operands<X, DY, std::remove_reference_t<DX>>      \
+    void name##_backward(const X& x, const DY& dy, DX&& dx) noexcept {                 \
+        kernels::detail::unary_backward(                                               \
+            x, dy, dx, [](auto... a) { kernels::backend::name##_backward(a...); });    \
     }
 
 TYPEFORMER_KERNELS_ACTIVATION(relu)

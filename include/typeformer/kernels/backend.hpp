@@ -25,7 +25,8 @@
 #include "scalar/softmax.hpp"
 
 // Defined with no value or a non-zero value forces scalar; `(0 - X - 1) == 1` detects "no value".
-#if defined(TYPEFORMER_FORCE_SCALAR) && ((0 - TYPEFORMER_FORCE_SCALAR - 1) == 1 || TYPEFORMER_FORCE_SCALAR + 0 != 0)
+#if defined(TYPEFORMER_FORCE_SCALAR) && \
+    ((0 - TYPEFORMER_FORCE_SCALAR - 1) == 1 || TYPEFORMER_FORCE_SCALAR + 0 != 0)
 #define TYPEFORMER_SIMD_WANTED 0
 #elif !defined(__has_include)
 #define TYPEFORMER_SIMD_WANTED 0
@@ -33,7 +34,8 @@
 #define TYPEFORMER_SIMD_WANTED 0
 #elif !defined(__STDC_HOSTED__) || !__STDC_HOSTED__
 #define TYPEFORMER_SIMD_WANTED 0
-#elif defined(_NEWLIB_VERSION) || defined(__NEWLIB__) || (defined(__ARM_EABI__) && !defined(__linux__))
+#elif defined(_NEWLIB_VERSION) || defined(__NEWLIB__) || \
+    (defined(__ARM_EABI__) && !defined(__linux__))
 #define TYPEFORMER_SIMD_WANTED 0
 #else
 #define TYPEFORMER_SIMD_WANTED 1

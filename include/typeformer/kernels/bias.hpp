@@ -9,8 +9,7 @@
 namespace typeformer {
 
 template <class Y, class B>
-concept bias_operands =
-    vector_matches_rows<typename B::dim_type, typename Y::rows_dim> &&
+concept bias_operands = vector_matches_rows<typename B::dim_type, typename Y::rows_dim> &&
     same_value_type<kernels::detail::value_of<Y>, kernels::detail::value_of<B>>;
 
 // Y[:, t] += b

@@ -43,9 +43,6 @@ concept same_value_type = std::is_same_v<T, U>;
 template <class ElementOfOutput>
 concept writable = !std::is_const_v<ElementOfOutput>;
 
-template <class... Dims>
-struct shape {};
-
 }  // namespace typeformer
 
 namespace typeformer::kernels::detail {
@@ -83,17 +80,7 @@ template <class X>
 using element_of = std::remove_pointer_t<decltype(as_view(std::declval<X&>()).data())>;
 
 template <class X>
-struct shape_of_impl;
-template <matrix X>
-struct shape_of_impl<X> {
-    using type = shape<typename X::rows_dim, typename X::cols_dim>;
-};
-template <vector X>
-struct shape_of_impl<X> {
-    using type = shape<typename X::dim_type>;
-};
-template <class X>
-using shape_of = typename shape_of_impl<bare<X>>::type;
+using shape_of = typeformer::shape_of<X>;
 
 // Raw column-major storage of a tensor: a vector is one column.
 template <class P>

@@ -16,22 +16,23 @@
 namespace typeformer {
 
 template <class Logits>
-    requires matrix<Logits>
-kernels::detail::value_of<Logits> cross_entropy(const Logits& logits,
-                                                std::span<const token> targets) noexcept {
+    requires matrix<Logits> kernels::detail::value_of<Logits> cross_entropy(
+        const Logits& logits, std::span<const token> targets)
+noexcept {
     const auto lr = kernels::detail::raw_of(logits);
     TYPEFORMER_CHECK(targets.size() == lr.cols, "cross_entropy: one target per column");
     return kernels::backend::cross_entropy(lr.rows, lr.cols, lr.ptr, lr.ld, targets.data());
 }
 
 template <class Logits, class DLogits>
-    requires matrix<Logits> && same_shape<kernels::detail::shape_of<Logits>,
-                                          kernels::detail::shape_of<DLogits>> &&
-             same_value_type<kernels::detail::value_of<Logits>, kernels::detail::value_of<DLogits>> &&
-             writable<kernels::detail::element_of<DLogits>>
-kernels::detail::value_of<Logits> cross_entropy_backward(
-    const Logits& logits, std::span<const token> targets, DLogits&& dlogits,
-    kernels::detail::value_of<Logits> weight = 1) noexcept {
+    requires matrix<Logits> &&
+        same_shape<kernels::detail::shape_of<Logits>, kernels::detail::shape_of<DLogits>> &&
+        same_value_type<kernels::detail::value_of<Logits>, kernels::detail::value_of<DLogits>> &&
+        writable<kernels::detail::element_of<DLogits>>
+            kernels::detail::value_of<Logits> cross_entropy_backward(
+                const Logits& logits, std::span<const token> targets, DLogits&& dlogits,
+                kernels::detail::value_of<Logits> weight = 1)
+noexcept {
     const auto lr = kernels::detail::raw_of(logits);
     const auto dr = kernels::detail::raw_of(dlogits);
     TYPEFORMER_CHECK(targets.size() == lr.cols, "cross_entropy_backward: one target per column");

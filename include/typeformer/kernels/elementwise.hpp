@@ -15,7 +15,8 @@ concept elementwise_operands =
 
 // Y += a·X
 template <class X, class Y>
-    requires elementwise_operands<X, std::remove_cvref_t<Y>> && writable<kernels::detail::element_of<Y>>
+    requires elementwise_operands<X, std::remove_cvref_t<Y>> &&
+        writable<kernels::detail::element_of<Y>>
 void axpy(std::type_identity_t<kernels::detail::value_of<X>> a, const X& x, Y&& y) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     const auto yr = kernels::detail::raw_of(y);

@@ -78,50 +78,45 @@ concept at_most_one_transposed =
 // What C ←/+= A·B requires besides inner_dims_match (which the products check first, directly,
 // so the commonest mistake is reported one level deep). C is the output's forwarded type.
 template <class A, class B, class C>
-concept matmul_result =
-    result_rows_match<kernels::detail::rows_of<C>, typename A::rows_dim> &&
-    result_cols_match<kernels::detail::cols_of<C>, typename B::cols_dim> &&
-    at_most_one_transposed<A, B> &&
-    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<B>> &&
-    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<C>> &&
-    writable<kernels::detail::element_of<C>>;
+concept matmul_result = result_rows_match < kernels::detail::rows_of<C>,
+typename A::rows_dim >
+    &&result_cols_match<kernels::detail::cols_of<C>, typename B::cols_dim>&& at_most_one_transposed<
+        A, B>&& same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<B>>&&
+        same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<C>>&&
+            writable<kernels::detail::element_of<C>>;
 
 // What y ←/+= A·x requires besides inner_dims_match. Y is the output's forwarded type.
 template <class A, class X, class Y>
-concept matvec_result =
-    result_rows_match<kernels::detail::dim_of<Y>, typename A::rows_dim> &&
-    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<X>> &&
-    same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<Y>> &&
-    writable<kernels::detail::element_of<Y>>;
+concept matvec_result = result_rows_match < kernels::detail::dim_of<Y>,
+typename A::rows_dim >
+    &&same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<X>>&&
+        same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<Y>>&&
+            writable<kernels::detail::element_of<Y>>;
 
 // C ← A·B
 template <class A, class B, class C>
-    requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> &&
-             matmul_result<A, B, C>
+    requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> && matmul_result<A, B, C>
 void matmul(const A& a, const B& b, C&& c) noexcept {
     kernels::detail::matmul_impl(a, b, c, false);
 }
 
 // C += A·B
 template <class A, class B, class C>
-    requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> &&
-             matmul_result<A, B, C>
+    requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> && matmul_result<A, B, C>
 void matmul_add(const A& a, const B& b, C&& c) noexcept {
     kernels::detail::matmul_impl(a, b, c, true);
 }
 
 // y ← A·x
 template <class A, class X, class Y>
-    requires inner_dims_match<typename A::cols_dim, typename X::dim_type> &&
-             matvec_result<A, X, Y>
+    requires inner_dims_match<typename A::cols_dim, typename X::dim_type> && matvec_result<A, X, Y>
 void matvec(const A& a, const X& x, Y&& y) noexcept {
     kernels::detail::matvec_impl(a, x, y, false);
 }
 
 // y += A·x
 template <class A, class X, class Y>
-    requires inner_dims_match<typename A::cols_dim, typename X::dim_type> &&
-             matvec_result<A, X, Y>
+    requires inner_dims_match<typename A::cols_dim, typename X::dim_type> && matvec_result<A, X, Y>
 void matvec_add(const A& a, const X& x, Y&& y) noexcept {
     kernels::detail::matvec_impl(a, x, y, true);
 }

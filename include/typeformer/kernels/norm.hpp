@@ -22,8 +22,7 @@ concept norm_operands =
     same_value_type<kernels::detail::value_of<X>, kernels::detail::value_of<S>>;
 
 template <class X, class Y>
-concept norm_same_shape =
-    same_shape<kernels::detail::shape_of<X>, kernels::detail::shape_of<Y>> &&
+concept norm_same_shape = same_shape<kernels::detail::shape_of<X>, kernels::detail::shape_of<Y>> &&
     same_value_type<kernels::detail::value_of<X>, kernels::detail::value_of<Y>>;
 
 namespace kernels::detail {
@@ -36,9 +35,9 @@ void check_same_extents(const X& x, const Y& y, const char* what) noexcept {
 // 1–5: Y[:, t] = (X[:, t] − m_t)·rstd_t ⊙ γ + β
 template <class X, class G, class B, class Y, class M, class R>
     requires norm_operands<X, G, std::remove_cvref_t<M>> && norm_same_shape<G, B> &&
-             norm_same_shape<X, std::remove_cvref_t<Y>> && norm_same_shape<M, R> &&
-             writable<kernels::detail::element_of<Y>> && writable<kernels::detail::element_of<M>> &&
-             writable<kernels::detail::element_of<R>>
+        norm_same_shape<X, std::remove_cvref_t<Y>> && norm_same_shape<M, R> &&
+        writable<kernels::detail::element_of<Y>> && writable<kernels::detail::element_of<M>> &&
+        writable<kernels::detail::element_of<R>>
 void layer_norm(const X& x, const G& gamma, const B& beta, kernels::detail::value_of<X> eps, Y&& y,
                 M&& mean, R&& rstd) noexcept {
     const auto xr = kernels::detail::raw_of(x);
@@ -59,11 +58,10 @@ void layer_norm(const X& x, const G& gamma, const B& beta, kernels::detail::valu
 // dX, dgamma, dbeta += ∂/∂(X, γ, β) of layer_norm, given its saved mean and rstd
 template <class DY, class X, class G, class M, class R, class DX, class DG, class DB>
     requires norm_operands<X, G, M> && norm_same_shape<M, R> && norm_same_shape<X, DY> &&
-             norm_same_shape<X, std::remove_cvref_t<DX>> &&
-             norm_same_shape<G, std::remove_cvref_t<DG>> &&
-             norm_same_shape<G, std::remove_cvref_t<DB>> &&
-             writable<kernels::detail::element_of<DX>> &&
-             writable<kernels::detail::element_of<DG>> && writable<kernels::detail::element_of<DB>>
+        norm_same_shape<X, std::remove_cvref_t<DX>> &&
+        norm_same_shape<G, std::remove_cvref_t<DG>> &&
+        norm_same_shape<G, std::remove_cvref_t<DB>> && writable<kernels::detail::element_of<DX>> &&
+        writable<kernels::detail::element_of<DG>> && writable<kernels::detail::element_of<DB>>
 void layer_norm_backward(const DY& dy, const X& x, const G& gamma, const M& mean, const R& rstd,
                          DX&& dx, DG&& dgamma, DB&& dbeta) noexcept {
     const auto dyr = kernels::detail::raw_of(dy);
@@ -88,8 +86,8 @@ void layer_norm_backward(const DY& dy, const X& x, const G& gamma, const M& mean
 // Y[:, t] = X[:, t]·rstd_t ⊙ γ
 template <class X, class G, class Y, class R>
     requires norm_operands<X, G, std::remove_cvref_t<R>> &&
-             norm_same_shape<X, std::remove_cvref_t<Y>> &&
-             writable<kernels::detail::element_of<Y>> && writable<kernels::detail::element_of<R>>
+        norm_same_shape<X, std::remove_cvref_t<Y>> && writable<kernels::detail::element_of<Y>> &&
+        writable<kernels::detail::element_of<R>>
 void rms_norm(const X& x, const G& gamma, kernels::detail::value_of<X> eps, Y&& y,
               R&& rstd) noexcept {
     const auto xr = kernels::detail::raw_of(x);
@@ -106,9 +104,9 @@ void rms_norm(const X& x, const G& gamma, kernels::detail::value_of<X> eps, Y&& 
 // dX, dgamma += ∂/∂(X, γ) of rms_norm, given its saved rstd
 template <class DY, class X, class G, class R, class DX, class DG>
     requires norm_operands<X, G, R> && norm_same_shape<X, DY> &&
-             norm_same_shape<X, std::remove_cvref_t<DX>> &&
-             norm_same_shape<G, std::remove_cvref_t<DG>> &&
-             writable<kernels::detail::element_of<DX>> && writable<kernels::detail::element_of<DG>>
+        norm_same_shape<X, std::remove_cvref_t<DX>> &&
+        norm_same_shape<G, std::remove_cvref_t<DG>> && writable<kernels::detail::element_of<DX>> &&
+        writable<kernels::detail::element_of<DG>>
 void rms_norm_backward(const DY& dy, const X& x, const G& gamma, const R& rstd, DX&& dx,
                        DG&& dgamma) noexcept {
     const auto dyr = kernels::detail::raw_of(dy);

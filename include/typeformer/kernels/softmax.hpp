@@ -31,15 +31,15 @@ concept softmax_mask =
 // S[:, t] ← softmax(scale·S[:, t]) under mask
 template <class S, class Mask>
     requires matrix<std::remove_cvref_t<S>> && softmax_mask<Mask> &&
-             writable<kernels::detail::element_of<S>>
+        writable<kernels::detail::element_of<S>>
 void softmax_columns(S&& s, kernels::detail::value_of<S> scale, Mask mask) noexcept {
     const auto sr = kernels::detail::raw_of(s);
     if constexpr (std::is_same_v<Mask, mask_unidirectional>)
         kernels::backend::softmax_columns(sr.rows, sr.cols, scale, true,
                                           static_cast<std::ptrdiff_t>(mask.offset), sr.ptr, sr.ld);
     else
-        kernels::backend::softmax_columns(sr.rows, sr.cols, scale, false, std::ptrdiff_t{0},
-                                          sr.ptr, sr.ld);
+        kernels::backend::softmax_columns(sr.rows, sr.cols, scale, false, std::ptrdiff_t{0}, sr.ptr,
+                                          sr.ld);
 }
 
 template <class A, class DA, class DS>
@@ -52,15 +52,15 @@ concept softmax_backward_operands =
 // dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t]), A = softmax_columns(S, scale, ·)
 template <class A, class DA, class DS>
     requires matrix<A> && softmax_backward_operands<A, DA, std::remove_cvref_t<DS>> &&
-             writable<kernels::detail::element_of<DS>>
+        writable<kernels::detail::element_of<DS>>
 void softmax_columns_backward(const A& a, const DA& da, kernels::detail::value_of<A> scale,
                               DS&& ds) noexcept {
     const auto ar = kernels::detail::raw_of(a);
     const auto dar = kernels::detail::raw_of(da);
     const auto dsr = kernels::detail::raw_of(ds);
-    TYPEFORMER_CHECK(ar.rows == dar.rows && ar.cols == dar.cols && ar.rows == dsr.rows &&
-                         ar.cols == dsr.cols,
-                     "softmax_columns_backward: extents differ");
+    TYPEFORMER_CHECK(
+        ar.rows == dar.rows && ar.cols == dar.cols && ar.rows == dsr.rows && ar.cols == dsr.cols,
+        "softmax_columns_backward: extents differ");
     kernels::backend::softmax_columns_backward(ar.rows, ar.cols, scale, ar.ptr, ar.ld, dar.ptr,
                                                dar.ld, dsr.ptr, dsr.ld);
 }

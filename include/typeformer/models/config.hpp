@@ -50,41 +50,59 @@ struct config_traits {
     using l_z = typeformer::l_z<cfg::l_max>;  // context sequence (EDTransformer)
 
     static constexpr std::size_t L = [] {
-        if constexpr (requires { cfg::L; }) return static_cast<std::size_t>(cfg::L);
-        else return std::size_t{1};
+        if constexpr (requires { cfg::L; })
+            return static_cast<std::size_t>(cfg::L);
+        else
+            return std::size_t{1};
     }();
     static constexpr std::size_t L_enc = [] {
-        if constexpr (requires { cfg::L_enc; }) return static_cast<std::size_t>(cfg::L_enc);
-        else return L;
+        if constexpr (requires { cfg::L_enc; })
+            return static_cast<std::size_t>(cfg::L_enc);
+        else
+            return L;
     }();
     static constexpr std::size_t L_dec = [] {
-        if constexpr (requires { cfg::L_dec; }) return static_cast<std::size_t>(cfg::L_dec);
-        else return L;
+        if constexpr (requires { cfg::L_dec; })
+            return static_cast<std::size_t>(cfg::L_dec);
+        else
+            return L;
     }();
     using d_f = typeformer::d_f<[] {
-        if constexpr (requires { cfg::d_f; }) return static_cast<std::size_t>(cfg::d_f);
-        else return static_cast<std::size_t>(cfg::d_e);
+        if constexpr (requires { cfg::d_f; })
+            return static_cast<std::size_t>(cfg::d_f);
+        else
+            return static_cast<std::size_t>(cfg::d_e);
     }()>;
 
     static constexpr norm_kind norm = [] {
-        if constexpr (requires { cfg::norm; }) return static_cast<norm_kind>(cfg::norm);
-        else return norm_kind::layer_norm;
+        if constexpr (requires { cfg::norm; })
+            return static_cast<norm_kind>(cfg::norm);
+        else
+            return norm_kind::layer_norm;
     }();
     static constexpr positional_kind positional = [] {
-        if constexpr (requires { cfg::positional; }) return static_cast<positional_kind>(cfg::positional);
-        else return positional_kind::learned;
+        if constexpr (requires { cfg::positional; })
+            return static_cast<positional_kind>(cfg::positional);
+        else
+            return positional_kind::learned;
     }();
     static constexpr bool tied = [] {
-        if constexpr (requires { cfg::tied; }) return static_cast<bool>(cfg::tied);
-        else return false;
+        if constexpr (requires { cfg::tied; })
+            return static_cast<bool>(cfg::tied);
+        else
+            return false;
     }();
     static constexpr gelu_kind gelu = [] {
-        if constexpr (requires { cfg::gelu; }) return static_cast<gelu_kind>(cfg::gelu);
-        else return gelu_kind::erf;
+        if constexpr (requires { cfg::gelu; })
+            return static_cast<gelu_kind>(cfg::gelu);
+        else
+            return gelu_kind::erf;
     }();
     static constexpr double eps = [] {
-        if constexpr (requires { cfg::eps; }) return static_cast<double>(cfg::eps);
-        else return 1e-5;
+        if constexpr (requires { cfg::eps; })
+            return static_cast<double>(cfg::eps);
+        else
+            return 1e-5;
     }();
 };
 

@@ -130,8 +130,7 @@ struct Attention {
 // What Algorithms 4 and 5 need of their operands: X (d_x, ·), Z (d_z, ·) and an output
 // Ṽ (d_out, l_x) with X's columns, all of scalar type T, Ṽ writable.
 template <class T, class Dx, class Dz, class Dout, class XM, class ZM, class VM>
-concept attention_operands =
-    matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<VM> &&
+concept attention_operands = matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<VM> &&
     rows_are<detail::rows_of<XM>, Dx> && rows_are<detail::rows_of<ZM>, Dz> &&
     rows_are<detail::rows_of<VM>, Dout> && same_columns<detail::cols_of<VM>, detail::cols_of<XM>> &&
     same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&
@@ -142,10 +141,9 @@ template <class T, class Dx, class Dz, class Dout, class XM, class ZM, class DVM
           class DZM>
 concept attention_grad_operands =
     matrix_operand<XM> && matrix_operand<ZM> && matrix_operand<DVM> && matrix_operand<DXM> &&
-    matrix_operand<DZM> && rows_are<detail::rows_of<XM>, Dx> &&
-    rows_are<detail::rows_of<ZM>, Dz> && rows_are<detail::rows_of<DVM>, Dout> &&
-    rows_are<detail::rows_of<DXM>, Dx> && rows_are<detail::rows_of<DZM>, Dz> &&
-    same_columns<detail::cols_of<DVM>, detail::cols_of<XM>> &&
+    matrix_operand<DZM> && rows_are<detail::rows_of<XM>, Dx> && rows_are<detail::rows_of<ZM>, Dz> &&
+    rows_are<detail::rows_of<DVM>, Dout> && rows_are<detail::rows_of<DXM>, Dx> &&
+    rows_are<detail::rows_of<DZM>, Dz> && same_columns<detail::cols_of<DVM>, detail::cols_of<XM>> &&
     same_columns<detail::cols_of<DXM>, detail::cols_of<XM>> &&
     same_columns<detail::cols_of<DZM>, detail::cols_of<ZM>> &&
     same_value_type<detail::value_of<XM>, T> && same_value_type<detail::value_of<ZM>, T> &&

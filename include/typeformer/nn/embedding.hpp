@@ -90,7 +90,7 @@ auto positions(M&& W_p, std::size_t first, std::size_t n) noexcept {
                      "embed: position >= l_max (the learned W_p has l_max columns)");
     using Elem = std::remove_pointer_t<decltype(v.data())>;
     return mat_view<Elem, typename decltype(v)::rows_dim, C>{v.data() + first * v.stride(),
-                                                            v.stride(), v.rows(), n};
+                                                             v.stride(), v.rows(), n};
 }
 
 }  // namespace detail
@@ -118,17 +118,18 @@ constexpr vec_view<const T, E> embed_position(const positional_embedding<T, E, P
 // Token embedding only: X[:, t] = W_e[:, x[t]].
 template <class T, class E, class V, class Xt>
     requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
-             same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
+        same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
 void embed(const token_embedding<T, E, V>& te, std::span<const token> x, Xt&& X) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
     detail::check_sequence<V, detail::cols_of<Xt>>(x, Xv.cols());
-    for (std::size_t t = 0; t < x.size(); ++t) copy(te.W_e.col(x[t]), Xv.col(t));  // W_e[:, x[t]]
+    for (std::size_t t = 0; t < x.size(); ++t)
+        copy(te.W_e.col(x[t]), Xv.col(t));  // W_e[:, x[t]]
 }
 
 // Algorithms 8–10, line 2: e_t ← W_e[:, x[t]] + W_p[:, t], X ← [e_1, …, e_ℓ].
 template <class T, class E, class V, class P, class Xt>
     requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
-             same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
+        same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
 void embed(const token_embedding<T, E, V>& te, const positional_embedding<T, E, P>& pe,
            std::span<const token> x, Xt&& X, std::size_t first_position = 0) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
@@ -140,7 +141,7 @@ void embed(const token_embedding<T, E, V>& te, const positional_embedding<T, E, 
 // The same with §5's sinusoidal W_p (see the top of this file for the index mapping).
 template <class T, class E, class V, class P, class Xt>
     requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
-             same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
+        same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
 void embed(const token_embedding<T, E, V>& te, const sinusoidal_embedding<E, P>& pe,
            std::span<const token> x, Xt&& X, std::size_t first_position = 0) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
@@ -155,18 +156,19 @@ void embed(const token_embedding<T, E, V>& te, const sinusoidal_embedding<E, P>&
 // dW_e[:, x[t]] += dX[:, t]   (a token that occurs twice receives both columns)
 template <class T, class E, class V, class DXt>
     requires matrix_operand<DXt> && rows_are<detail::rows_of<DXt>, E> &&
-             same_value_type<detail::value_of<DXt>, T>
+        same_value_type<detail::value_of<DXt>, T>
 void embed_backward(const token_embedding<T, E, V>&, std::span<const token> x, const DXt& dX,
                     token_embedding<T, E, V>& te_grads) noexcept {
     const auto dXv = as_view(dX);  // (d_e, C)
     detail::check_sequence<V, detail::cols_of<DXt>>(x, dXv.cols());
-    for (std::size_t t = 0; t < x.size(); ++t) axpy(T(1), dXv.col(t), te_grads.W_e.col(x[t]));
+    for (std::size_t t = 0; t < x.size(); ++t)
+        axpy(T(1), dXv.col(t), te_grads.W_e.col(x[t]));
 }
 
 // dW_e[:, x[t]] += dX[:, t],  dW_p[:, first_position + t] += dX[:, t]
 template <class T, class E, class V, class P, class DXt>
     requires matrix_operand<DXt> && rows_are<detail::rows_of<DXt>, E> &&
-             same_value_type<detail::value_of<DXt>, T>
+        same_value_type<detail::value_of<DXt>, T>
 void embed_backward(const token_embedding<T, E, V>& te, const positional_embedding<T, E, P>&,
                     std::span<const token> x, const DXt& dX, token_embedding<T, E, V>& te_grads,
                     positional_embedding<T, E, P>& pe_grads,
@@ -182,7 +184,7 @@ void embed_backward(const token_embedding<T, E, V>& te, const positional_embeddi
 // shape as the learned one, so a model's backward need not know which it holds.
 template <class T, class E, class V, class P, class DXt>
     requires matrix_operand<DXt> && rows_are<detail::rows_of<DXt>, E> &&
-             same_value_type<detail::value_of<DXt>, T>
+        same_value_type<detail::value_of<DXt>, T>
 void embed_backward(const token_embedding<T, E, V>& te, const sinusoidal_embedding<E, P>&,
                     std::span<const token> x, const DXt& dX, token_embedding<T, E, V>& te_grads,
                     sinusoidal_embedding<E, P>& /*pe_grads*/,

@@ -50,10 +50,10 @@ struct mlp {
 // Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ
 template <class T, class E, class M, class Act, class Xt, class Yt>
     requires matrix_operand<Xt> && matrix_operand<Yt> && rows_are<detail::rows_of<Xt>, E> &&
-             rows_are<detail::rows_of<Yt>, E> &&
-             same_columns<detail::cols_of<Yt>, detail::cols_of<Xt>> &&
-             same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Yt>, T> &&
-             writable<detail::element_of<Yt>>
+        rows_are<detail::rows_of<Yt>, E> &&
+        same_columns<detail::cols_of<Yt>, detail::cols_of<Xt>> &&
+        same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Yt>, T> &&
+        writable<detail::element_of<Yt>>
 void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
              typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
@@ -70,13 +70,12 @@ void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
 // dX, dW_1, db_1, dW_2, db_2 += the gradient of the MLP (X is the forward's input).
 template <class T, class E, class M, class Act, class Xt, class DYt, class DXt>
     requires matrix_operand<Xt> && matrix_operand<DYt> && matrix_operand<DXt> &&
-             rows_are<detail::rows_of<Xt>, E> && rows_are<detail::rows_of<DYt>, E> &&
-             rows_are<detail::rows_of<DXt>, E> &&
-             same_columns<detail::cols_of<DYt>, detail::cols_of<Xt>> &&
-             same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
-             same_value_type<detail::value_of<Xt>, T> &&
-             same_value_type<detail::value_of<DYt>, T> &&
-             same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
+        rows_are<detail::rows_of<Xt>, E> && rows_are<detail::rows_of<DYt>, E> &&
+        rows_are<detail::rows_of<DXt>, E> &&
+        same_columns<detail::cols_of<DYt>, detail::cols_of<Xt>> &&
+        same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
+        same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<DYt>, T> &&
+        same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
 void backward(const mlp<T, E, M, Act>& p, const Xt& X, const DYt& dY, DXt&& dX,
               mlp<T, E, M, Act>& grads,
               const typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c,
@@ -89,8 +88,8 @@ void backward(const mlp<T, E, M, Act>& p, const Xt& X, const DYt& dY, DXt&& dX,
     matmul_add(dY, transpose(c.act), grads.W_2);  // dW_2 += dY · Actᵀ
     matmul(transpose(p.W_2), dY, s.dAct);         // dAct = W_2ᵀ dY
     fill(s.d_pre, T(0));
-    Act::backward(c.pre, s.dAct, s.d_pre);        // d pre = dAct ⊙ Act′(pre)
-    add_bias_grad(s.d_pre, grads.b_1);            // db_1 += d pre 1
+    Act::backward(c.pre, s.dAct, s.d_pre);          // d pre = dAct ⊙ Act′(pre)
+    add_bias_grad(s.d_pre, grads.b_1);              // db_1 += d pre 1
     matmul_add(s.d_pre, transpose(Xv), grads.W_1);  // dW_1 += d pre · Xᵀ
     matmul_add(transpose(p.W_1), s.d_pre, dX);      // dX += W_1ᵀ d pre
 }

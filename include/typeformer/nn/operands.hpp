@@ -30,9 +30,11 @@ constexpr void set_length(X& x, std::size_t n) noexcept {
     (void)x;
     (void)n;
     if constexpr (matrix<X>) {
-        if constexpr (bounded_dimension<typename X::cols_dim>) x.resize_cols(n);
+        if constexpr (bounded_dimension<typename X::cols_dim>)
+            x.resize_cols(n);
     } else {
-        if constexpr (bounded_dimension<typename X::dim_type>) x.resize(n);
+        if constexpr (bounded_dimension<typename X::dim_type>)
+            x.resize(n);
     }
 }
 }  // namespace detail

@@ -58,16 +58,16 @@ void forward(const unembedding<T, V, E>& p, const Xt& X, Lt&& logits) noexcept {
 template <class T, class V, class E, class Xt, class Pt>
     requires unembedding_operands<T, V, E, Xt, Pt> && writable<detail::element_of<Pt>>
 void probabilities(const unembedding<T, V, E>& p, const Xt& X, Pt&& P) noexcept {
-    matmul(p.W_u, X, P);                               // W_u e
-    softmax_columns(P, T(1), mask_bidirectional{});    // softmax(·)
+    matmul(p.W_u, X, P);                             // W_u e
+    softmax_columns(P, T(1), mask_bidirectional{});  // softmax(·)
 }
 
 // dW_u += dlogits·Xᵀ,  dX += W_uᵀ·dlogits
 template <class T, class V, class E, class Xt, class DLt, class DXt>
     requires unembedding_operands<T, V, E, Xt, DLt> && matrix_operand<DXt> &&
-             rows_are<detail::rows_of<DXt>, E> &&
-             same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
-             same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
+        rows_are<detail::rows_of<DXt>, E> &&
+        same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
+        same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
 void backward(const unembedding<T, V, E>& p, const Xt& X, const DLt& dlogits, DXt&& dX,
               unembedding<T, V, E>& grads) noexcept {
     matmul_add(dlogits, transpose(X), grads.W_u);
@@ -96,9 +96,9 @@ void probabilities(const tied_unembedding<T, V, E>&, const token_embedding<T, E,
 // dW_e += X·dlogitsᵀ (into the token embedding's gradient),  dX += W_e·dlogits
 template <class T, class V, class E, class Xt, class DLt, class DXt>
     requires unembedding_operands<T, V, E, Xt, DLt> && matrix_operand<DXt> &&
-             rows_are<detail::rows_of<DXt>, E> &&
-             same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
-             same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
+        rows_are<detail::rows_of<DXt>, E> &&
+        same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
+        same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
 void backward(const tied_unembedding<T, V, E>&, const token_embedding<T, E, V>& te, const Xt& X,
               const DLt& dlogits, DXt&& dX, token_embedding<T, E, V>& te_grads) noexcept {
     matmul_add(X, transpose(dlogits), te_grads.W_e);

@@ -30,9 +30,9 @@ namespace typeformer {
 
 template <class Model>
 struct adam_state {
-    Model m{};                // first-moment estimates, the model's type
-    Model v{};                // second-moment estimates
-    std::uint64_t step = 0;   // t: completed steps
+    Model m{};               // first-moment estimates, the model's type
+    Model v{};               // second-moment estimates
+    std::uint64_t step = 0;  // t: completed steps
 };
 
 enum class weight_decay_mode {
@@ -67,8 +67,10 @@ void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
         [&](const param_name&, auto& p, const auto& g, auto& m, auto& v) {
             using Leaf = std::remove_cvref_t<decltype(p)>;
             using T = typename Leaf::value_type;
-            const T beta1 = static_cast<T>(opt.beta1), one_minus_beta1 = static_cast<T>(1.0 - opt.beta1);
-            const T beta2 = static_cast<T>(opt.beta2), one_minus_beta2 = static_cast<T>(1.0 - opt.beta2);
+            const T beta1 = static_cast<T>(opt.beta1),
+                    one_minus_beta1 = static_cast<T>(1.0 - opt.beta1);
+            const T beta2 = static_cast<T>(opt.beta2),
+                    one_minus_beta2 = static_cast<T>(1.0 - opt.beta2);
             const T bc2_sqrt = static_cast<T>(bias_correction2_sqrt);
             const T eps = static_cast<T>(opt.eps);
             const T neg_step = static_cast<T>(-step_size);
@@ -81,7 +83,8 @@ void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
             T* __restrict vp = v.data();
             constexpr std::size_t n = leaf_elements<Leaf>;
             if (decoupled)
-                for (std::size_t i = 0; i < n; ++i) theta[i] *= keep;
+                for (std::size_t i = 0; i < n; ++i)
+                    theta[i] *= keep;
             for (std::size_t i = 0; i < n; ++i) {
                 const T gi = l2 ? grad[i] + lambda * theta[i] : grad[i];
                 mp[i] = mp[i] * beta1 + one_minus_beta1 * gi;

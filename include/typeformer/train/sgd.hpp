@@ -24,7 +24,8 @@ constexpr void sgd_step(Model& model, const Model& grads, Scalar eta) noexcept {
         const T e = static_cast<T>(eta);
         T* __restrict theta = p.data();
         const T* __restrict grad = g.data();
-        for (std::size_t i = 0; i < leaf_elements<Leaf>; ++i) theta[i] -= e * grad[i];
+        for (std::size_t i = 0; i < leaf_elements<Leaf>; ++i)
+            theta[i] -= e * grad[i];
     });
 }
 

@@ -35,7 +35,8 @@ void relu_backward(std::size_t rows, std::size_t cols, const T* X, std::size_t l
                    std::size_t lddy, T* dX, std::size_t lddx) noexcept {
     for (std::size_t j = 0; j < cols; ++j)
         for (std::size_t i = 0; i < rows; ++i)
-            if (X[i + j * ldx] > T(0)) dX[i + j * lddx] += dY[i + j * lddy];
+            if (X[i + j * ldx] > T(0))
+                dX[i + j * lddx] += dY[i + j * lddy];
 }
 
 template <class T>

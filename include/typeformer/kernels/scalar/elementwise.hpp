@@ -12,13 +12,15 @@ template <class T>
 void axpy(std::size_t rows, std::size_t cols, T a, const T* X, std::size_t ldx, T* Y,
           std::size_t ldy) noexcept {
     for (std::size_t j = 0; j < cols; ++j)
-        for (std::size_t i = 0; i < rows; ++i) Y[i + j * ldy] += a * X[i + j * ldx];
+        for (std::size_t i = 0; i < rows; ++i)
+            Y[i + j * ldy] += a * X[i + j * ldx];
 }
 
 template <class T>
 void scale(std::size_t rows, std::size_t cols, T a, T* X, std::size_t ldx) noexcept {
     for (std::size_t j = 0; j < cols; ++j)
-        for (std::size_t i = 0; i < rows; ++i) X[i + j * ldx] *= a;
+        for (std::size_t i = 0; i < rows; ++i)
+            X[i + j * ldx] *= a;
 }
 
 }  // namespace typeformer::kernels::scalar

@@ -19,12 +19,14 @@ void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     for (std::size_t j = 0; j < n; ++j) {
         T* c = C + j * ldc;
         if (!accumulate)
-            for (std::size_t i = 0; i < m; ++i) c[i] = T(0);
+            for (std::size_t i = 0; i < m; ++i)
+                c[i] = T(0);
         // C[:, j] += A[:, p]·B(p, j): contiguous runs of A and C.
         for (std::size_t p = 0; p < k; ++p) {
             const T b = B[p + j * ldb];
             const T* a = A + p * lda;
-            for (std::size_t i = 0; i < m; ++i) c[i] += a[i] * b;
+            for (std::size_t i = 0; i < m; ++i)
+                c[i] += a[i] * b;
         }
     }
 }
@@ -38,7 +40,8 @@ void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
             // C(i, j) = A[:, i] · B[:, j]: two contiguous columns.
             const T* a = A + i * lda;
             T s = T(0);
-            for (std::size_t p = 0; p < k; ++p) s += a[p] * b[p];
+            for (std::size_t p = 0; p < k; ++p)
+                s += a[p] * b[p];
             T& c = C[i + j * ldc];
             c = accumulate ? c + s : s;
         }
@@ -51,11 +54,13 @@ void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     for (std::size_t j = 0; j < n; ++j) {
         T* c = C + j * ldc;
         if (!accumulate)
-            for (std::size_t i = 0; i < m; ++i) c[i] = T(0);
+            for (std::size_t i = 0; i < m; ++i)
+                c[i] = T(0);
         for (std::size_t p = 0; p < k; ++p) {
             const T b = B[j + p * ldb];  // Bᵀ(p, j) = B(j, p)
             const T* a = A + p * lda;
-            for (std::size_t i = 0; i < m; ++i) c[i] += a[i] * b;
+            for (std::size_t i = 0; i < m; ++i)
+                c[i] += a[i] * b;
         }
     }
 }

@@ -22,15 +22,18 @@ void layer_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size
         const T* x = X + t * ldx;
         T* y = Y + t * ldy;
         T m = T(0);
-        for (std::size_t i = 0; i < rows; ++i) m += x[i];
+        for (std::size_t i = 0; i < rows; ++i)
+            m += x[i];
         m *= inv_n;
         T v = T(0);  // two passes: no cancellation in E[x²] − m²
-        for (std::size_t i = 0; i < rows; ++i) v += (x[i] - m) * (x[i] - m);
+        for (std::size_t i = 0; i < rows; ++i)
+            v += (x[i] - m) * (x[i] - m);
         v *= inv_n;
         const T r = T(1) / std::sqrt(v + eps);
         mean[t] = m;
         rstd[t] = r;
-        for (std::size_t i = 0; i < rows; ++i) y[i] = (x[i] - m) * r * gamma[i] + beta[i];
+        for (std::size_t i = 0; i < rows; ++i)
+            y[i] = (x[i] - m) * r * gamma[i] + beta[i];
     }
 }
 
@@ -70,10 +73,12 @@ void rms_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size_t
         const T* x = X + t * ldx;
         T* y = Y + t * ldy;
         T ss = T(0);
-        for (std::size_t i = 0; i < rows; ++i) ss += x[i] * x[i];
+        for (std::size_t i = 0; i < rows; ++i)
+            ss += x[i] * x[i];
         const T r = T(1) / std::sqrt(ss * inv_n + eps);
         rstd[t] = r;
-        for (std::size_t i = 0; i < rows; ++i) y[i] = x[i] * r * gamma[i];
+        for (std::size_t i = 0; i < rows; ++i)
+            y[i] = x[i] * r * gamma[i];
     }
 }
 
@@ -94,7 +99,8 @@ void rms_norm_backward(std::size_t rows, std::size_t cols, const T* dY, std::siz
             dgamma[i] += dy[i] * x[i] * r;
         }
         const T c = r * r * r * sum_gx * inv_n;
-        for (std::size_t i = 0; i < rows; ++i) dx[i] += r * dy[i] * gamma[i] - x[i] * c;
+        for (std::size_t i = 0; i < rows; ++i)
+            dx[i] += r * dy[i] * gamma[i] - x[i] * c;
     }
 }
 

@@ -14,9 +14,11 @@ namespace typeformer::kernels::detail {
 // Rows [0, kept) of column t survive the mask.
 constexpr std::size_t kept_rows(std::size_t rows, std::size_t t, bool causal,
                                 std::ptrdiff_t offset) noexcept {
-    if (!causal) return rows;
+    if (!causal)
+        return rows;
     const std::ptrdiff_t last = static_cast<std::ptrdiff_t>(t) + offset;  // t_z ≤ t + offset
-    if (last < 0) return 0;
+    if (last < 0)
+        return 0;
     const auto kept = static_cast<std::size_t>(last) + 1;
     return kept < rows ? kept : rows;
 }
@@ -25,23 +27,26 @@ constexpr std::size_t kept_rows(std::size_t rows, std::size_t t, bool causal,
 namespace typeformer::kernels::scalar {
 
 template <class T>
-void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal, std::ptrdiff_t offset,
-                     T* S, std::size_t lds) noexcept {
+void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal,
+                     std::ptrdiff_t offset, T* S, std::size_t lds) noexcept {
     for (std::size_t t = 0; t < cols; ++t) {
         T* s = S + t * lds;
         const std::size_t kept = kernels::detail::kept_rows(rows, t, causal, offset);
         if (kept > 0) {
             T mx = scale * s[0];
-            for (std::size_t i = 1; i < kept; ++i) mx = std::fmax(mx, scale * s[i]);
+            for (std::size_t i = 1; i < kept; ++i)
+                mx = std::fmax(mx, scale * s[i]);
             T sum = T(0);
             for (std::size_t i = 0; i < kept; ++i) {
                 s[i] = std::exp(scale * s[i] - mx);
                 sum += s[i];
             }
             const T inv = T(1) / sum;
-            for (std::size_t i = 0; i < kept; ++i) s[i] *= inv;
+            for (std::size_t i = 0; i < kept; ++i)
+                s[i] *= inv;
         }
-        for (std::size_t i = kept; i < rows; ++i) s[i] = T(0);  // masked: exactly 0
+        for (std::size_t i = kept; i < rows; ++i)
+            s[i] = T(0);  // masked: exactly 0
     }
 }
 
@@ -54,8 +59,10 @@ void softmax_columns_backward(std::size_t rows, std::size_t cols, T scale, const
         const T* da = dA + t * ldda;
         T* ds = dS + t * ldds;
         T dot = T(0);
-        for (std::size_t i = 0; i < rows; ++i) dot += a[i] * da[i];
-        for (std::size_t i = 0; i < rows; ++i) ds[i] += scale * a[i] * (da[i] - dot);
+        for (std::size_t i = 0; i < rows; ++i)
+            dot += a[i] * da[i];
+        for (std::size_t i = 0; i < rows; ++i)
+            ds[i] += scale * a[i] * (da[i] - dot);
     }
 }
 

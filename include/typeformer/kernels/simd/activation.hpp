@@ -16,7 +16,8 @@ void map_columns(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx
     for (std::size_t j = 0; j < cols; ++j) {
         const T* x = X + j * ldx;
         T* y = Y + j * ldy;
-        for_each_run<T>(rows, [&](std::size_t i, std::size_t n) { store_n(y + i, f(load_n(x + i, n)), n); });
+        for_each_run<T>(
+            rows, [&](std::size_t i, std::size_t n) { store_n(y + i, f(load_n(x + i, n)), n); });
     }
 }
 
@@ -29,7 +30,8 @@ void map_columns_backward(std::size_t rows, std::size_t cols, const T* X, std::s
         const T* dy = dY + j * lddy;
         T* dx = dX + j * lddx;
         for_each_run<T>(rows, [&](std::size_t i, std::size_t n) {
-            store_n(dx + i, xsimd::fma(load_n(dy + i, n), df(load_n(x + i, n)), load_n(dx + i, n)), n);
+            store_n(dx + i, xsimd::fma(load_n(dy + i, n), df(load_n(x + i, n)), load_n(dx + i, n)),
+                    n);
         });
     }
 }
@@ -83,7 +85,8 @@ void gelu_backward(std::size_t rows, std::size_t cols, const T* X, std::size_t l
         scalar::gelu_backward(rows, cols, X, ldx, dY, lddy, dX, lddx);
     else
         map_columns_backward(rows, cols, X, ldx, dY, lddy, dX, lddx, [](const batch<T>& x) {
-            const batch<T> cdf = batch<T>(T(0.5)) * (batch<T>(T(1)) + xsimd::erf(x * batch<T>(k::inv_sqrt2)));
+            const batch<T> cdf =
+                batch<T>(T(0.5)) * (batch<T>(T(1)) + xsimd::erf(x * batch<T>(k::inv_sqrt2)));
             const batch<T> pdf = batch<T>(k::inv_sqrt_2pi) * xsimd::exp(batch<T>(T(-0.5)) * x * x);
             return xsimd::fma(x, pdf, cdf);
         });
@@ -98,7 +101,8 @@ void gelu_tanh(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, 
         scalar::gelu_tanh(rows, cols, X, ldx, Y, ldy);
     else
         map_columns(rows, cols, X, ldx, Y, ldy, [](const batch<T>& x) {
-            const batch<T> u = batch<T>(k::sqrt_2_over_pi) * xsimd::fma(batch<T>(k::cubic) * x * x, x, x);
+            const batch<T> u =
+                batch<T>(k::sqrt_2_over_pi) * xsimd::fma(batch<T>(k::cubic) * x * x, x, x);
             return batch<T>(T(0.5)) * x * (batch<T>(T(1)) + xsimd::tanh(u));
         });
 }
@@ -114,8 +118,10 @@ void gelu_tanh_backward(std::size_t rows, std::size_t cols, const T* X, std::siz
         map_columns_backward(rows, cols, X, ldx, dY, lddy, dX, lddx, [](const batch<T>& x) {
             const batch<T> one(T(1)), half(T(0.5));
             const batch<T> x2 = x * x;
-            const batch<T> th = xsimd::tanh(batch<T>(k::sqrt_2_over_pi) * xsimd::fma(batch<T>(k::cubic) * x2, x, x));
-            const batch<T> du = batch<T>(k::sqrt_2_over_pi) * xsimd::fma(batch<T>(T(3) * k::cubic), x2, one);
+            const batch<T> th = xsimd::tanh(batch<T>(k::sqrt_2_over_pi) *
+                                            xsimd::fma(batch<T>(k::cubic) * x2, x, x));
+            const batch<T> du =
+                batch<T>(k::sqrt_2_over_pi) * xsimd::fma(batch<T>(T(3) * k::cubic), x2, one);
             return xsimd::fma(half * x * (one - th * th), du, half * (one + th));
         });
 }

@@ -27,7 +27,8 @@ void add_bias(std::size_t rows, std::size_t cols, const T* b, T* Y, std::size_t 
 }
 
 template <class T>
-void add_bias_grad(std::size_t rows, std::size_t cols, const T* dY, std::size_t lddy, T* db) noexcept {
+void add_bias_grad(std::size_t rows, std::size_t cols, const T* dY, std::size_t lddy,
+                   T* db) noexcept {
     using namespace simd_impl;
     if constexpr (!has_batch<T>) {
         scalar::add_bias_grad(rows, cols, dY, lddy, db);
@@ -35,7 +36,8 @@ void add_bias_grad(std::size_t rows, std::size_t cols, const T* dY, std::size_t 
         // One run of db stays in a register while the columns go by.
         for_each_run<T>(rows, [&](std::size_t i, std::size_t n) {
             batch<T> acc = load_n(db + i, n);
-            for (std::size_t t = 0; t < cols; ++t) acc += load_n(dY + i + t * lddy, n);
+            for (std::size_t t = 0; t < cols; ++t)
+                acc += load_n(dY + i + t * lddy, n);
             store_n(db + i, acc, n);
         });
     }

@@ -33,9 +33,11 @@ inline constexpr std::size_t width = batch<T>::size;
 
 template <class T>
 inline batch<T> load_n(const T* p, std::size_t n, T fill = T(0)) noexcept {
-    if (n == width<T>) return batch<T>::load_unaligned(p);
+    if (n == width<T>)
+        return batch<T>::load_unaligned(p);
     alignas(64) T buf[width<T>];
-    for (std::size_t i = 0; i < width<T>; ++i) buf[i] = i < n ? p[i] : fill;
+    for (std::size_t i = 0; i < width<T>; ++i)
+        buf[i] = i < n ? p[i] : fill;
     return batch<T>::load_aligned(buf);
 }
 
@@ -47,17 +49,20 @@ inline void store_n(T* p, const batch<T>& v, std::size_t n) noexcept {
     }
     alignas(64) T buf[width<T>];
     v.store_aligned(buf);
-    for (std::size_t i = 0; i < n; ++i) p[i] = buf[i];
+    for (std::size_t i = 0; i < n; ++i)
+        p[i] = buf[i];
 }
 
 // Sum of the first n lanes.
 template <class T>
 inline T hadd_n(const batch<T>& v, std::size_t n) noexcept {
-    if (n == width<T>) return xsimd::hadd(v);
+    if (n == width<T>)
+        return xsimd::hadd(v);
     alignas(64) T buf[width<T>];
     v.store_aligned(buf);
     T s = T(0);
-    for (std::size_t i = 0; i < n; ++i) s += buf[i];
+    for (std::size_t i = 0; i < n; ++i)
+        s += buf[i];
     return s;
 }
 
@@ -67,7 +72,8 @@ inline T hmax(const batch<T>& v) noexcept {
     alignas(64) T buf[width<T>];
     v.store_aligned(buf);
     T m = buf[0];
-    for (std::size_t i = 1; i < width<T>; ++i) m = buf[i] > m ? buf[i] : m;
+    for (std::size_t i = 1; i < width<T>; ++i)
+        m = buf[i] > m ? buf[i] : m;
     return m;
 }
 
@@ -75,8 +81,10 @@ inline T hmax(const batch<T>& v) noexcept {
 template <class T, class F>
 inline void for_each_run(std::size_t rows, F&& f) noexcept {
     std::size_t i = 0;
-    for (; i + width<T> <= rows; i += width<T>) f(i, width<T>);
-    if (i < rows) f(i, rows - i);
+    for (; i + width<T> <= rows; i += width<T>)
+        f(i, width<T>);
+    if (i < rows)
+        f(i, rows - i);
 }
 
 }  // namespace typeformer::kernels::simd_impl

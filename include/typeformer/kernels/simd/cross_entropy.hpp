@@ -18,7 +18,9 @@ namespace typeformer::kernels::simd_impl {
 template <class T>
 void column_logsumexp_parts(const T* x, std::size_t n, T& mx, T& sum) noexcept {
     batch<T> mxb(x[0]);
-    for_each_run<T>(n, [&](std::size_t i, std::size_t len) { mxb = xsimd::max(mxb, load_n(x + i, len, x[0])); });
+    for_each_run<T>(n, [&](std::size_t i, std::size_t len) {
+        mxb = xsimd::max(mxb, load_n(x + i, len, x[0]));
+    });
     mx = hmax(mxb);
     const batch<T> m(mx);
     batch<T> sb(T(0));
@@ -46,7 +48,8 @@ T cross_entropy(std::size_t rows, std::size_t cols, const T* logits, std::size_t
     } else {
         T loss = T(0);
         for (std::size_t t = 0; t < cols; ++t) {
-            if (targets[t] == no_target) continue;
+            if (targets[t] == no_target)
+                continue;
             TYPEFORMER_CHECK(targets[t] < rows, "cross_entropy: target outside the vocabulary");
             const T* x = logits + t * ld;
             T mx, sum;
@@ -62,11 +65,13 @@ T cross_entropy_backward(std::size_t rows, std::size_t cols, const T* logits, st
                          const token* targets, T weight, T* dlogits, std::size_t lddl) noexcept {
     using namespace simd_impl;
     if constexpr (!has_batch<T>) {
-        return scalar::cross_entropy_backward(rows, cols, logits, ld, targets, weight, dlogits, lddl);
+        return scalar::cross_entropy_backward(rows, cols, logits, ld, targets, weight, dlogits,
+                                              lddl);
     } else {
         T loss = T(0);
         for (std::size_t t = 0; t < cols; ++t) {
-            if (targets[t] == no_target) continue;
+            if (targets[t] == no_target)
+                continue;
             TYPEFORMER_CHECK(targets[t] < rows, "cross_entropy: target outside the vocabulary");
             const T* x = logits + t * ld;
             T* dx = dlogits + t * lddl;

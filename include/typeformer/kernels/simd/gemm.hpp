@@ -33,7 +33,9 @@ namespace typeformer::kernels::simd_impl {
 #if XSIMD_WITH_AVX512F || XSIMD_WITH_NEON64
 inline constexpr std::size_t gemm_mv = 3, gemm_mv_max = 4;
 template <std::size_t MV>
-inline constexpr std::size_t gemm_nr = MV == 4 ? 6 : MV == 3 ? 8 : 12;
+inline constexpr std::size_t gemm_nr = MV == 4   ? 6
+                                       : MV == 3 ? 8
+                                                 : 12;
 // Batches of the next row tile when nb batches of rows are left: 3s, ending in 4 or 2 (or 1).
 constexpr std::size_t gemm_tile_batches(std::size_t nb) noexcept {
     return nb == 4 || nb == 2 || nb == 1 ? nb : 3;
@@ -42,7 +44,9 @@ constexpr std::size_t gemm_tile_batches(std::size_t nb) noexcept {
 inline constexpr std::size_t gemm_mv = 2, gemm_mv_max = 2;
 template <std::size_t MV>
 inline constexpr std::size_t gemm_nr = MV == 2 ? 6 : 8;
-constexpr std::size_t gemm_tile_batches(std::size_t nb) noexcept { return nb >= 2 ? 2 : 1; }
+constexpr std::size_t gemm_tile_batches(std::size_t nb) noexcept {
+    return nb >= 2 ? 2 : 1;
+}
 #endif
 
 template <class T>
@@ -72,19 +76,22 @@ void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::si
     TYPEFORMER_UNROLL
     for (std::size_t j = 0; j < NR; ++j) {
         TYPEFORMER_UNROLL
-        for (std::size_t v = 0; v < MV; ++v) acc[v][j] = batch<T>(T(0));
+        for (std::size_t v = 0; v < MV; ++v)
+            acc[v][j] = batch<T>(T(0));
     }
     for (std::size_t p = 0; p < kc; ++p) {
         const T* a = Ap + p * lda;
         const T* b = B + p * rs;
         batch<T> av[MV];
         TYPEFORMER_UNROLL
-        for (std::size_t v = 0; v < MV; ++v) av[v] = batch<T>::load_aligned(a + v * W);
+        for (std::size_t v = 0; v < MV; ++v)
+            av[v] = batch<T>::load_aligned(a + v * W);
         TYPEFORMER_UNROLL
         for (std::size_t j = 0; j < NR; ++j) {
             const batch<T> bj(b[j * cs]);
             TYPEFORMER_UNROLL
-            for (std::size_t v = 0; v < MV; ++v) acc[v][j] = xsimd::fma(av[v], bj, acc[v][j]);
+            for (std::size_t v = 0; v < MV; ++v)
+                acc[v][j] = xsimd::fma(av[v], bj, acc[v][j]);
         }
     }
     TYPEFORMER_UNROLL
@@ -94,7 +101,8 @@ void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::si
         for (std::size_t v = 0; v < MV; ++v) {
             const std::size_t rows = v + 1 == MV ? mlast : W;
             batch<T> r = acc[v][j];
-            if (accumulate) r += load_n(c + v * W, rows);
+            if (accumulate)
+                r += load_n(c + v * W, rows);
             store_n(c + v * W, r, rows);
         }
     }
@@ -103,19 +111,22 @@ void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::si
 // One row panel (MV batches) against nc columns: full tiles, then one narrower tile.
 template <class T, std::size_t MV>
 void gemm_panel(std::size_t nc, std::size_t kc, const T* Ap, const T* B, std::size_t rs,
-                std::size_t cs, T* C, std::size_t ldc, std::size_t mlast, bool accumulate) noexcept {
+                std::size_t cs, T* C, std::size_t ldc, std::size_t mlast,
+                bool accumulate) noexcept {
     constexpr std::size_t NR = gemm_nr<MV>;
     std::size_t j = 0;
     for (; j + NR <= nc; j += NR)
         gemm_micro<T, MV, NR>(kc, Ap, B + j * cs, rs, cs, C + j * ldc, ldc, mlast, accumulate);
-    if (j == nc) return;
+    if (j == nc)
+        return;
     const std::size_t nr = nc - j;
     [&]<std::size_t... J>(std::index_sequence<J...>) {
         ((nr == J + 1 ? gemm_micro<T, MV, J + 1>(kc, Ap, B + j * cs, rs, cs, C + j * ldc, ldc,
-                                                  mlast, accumulate)
+                                                 mlast, accumulate)
                       : void()),
          ...);
-    }(std::make_index_sequence<NR - 1>{});
+    }
+    (std::make_index_sequence<NR - 1>{});
 }
 
 template <class T>
@@ -126,7 +137,8 @@ void gemm_panel_any(std::size_t nv, std::size_t nc, std::size_t kc, const T* Ap,
         ((nv == V + 1 ? gemm_panel<T, V + 1>(nc, kc, Ap, B, rs, cs, C, ldc, mlast, accumulate)
                       : void()),
          ...);
-    }(std::make_index_sequence<gemm_mv_max>{});
+    }
+    (std::make_index_sequence<gemm_mv_max>{});
 }
 
 // Ap (nv·W × kc) ← rows [0, mb) of the (mb × kc) block at A, X(i, p) = A[i + p·lda] (A·B,
@@ -142,7 +154,8 @@ void gemm_pack_a(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T*
         T* d = Ap + p * ld;
         for (std::size_t v = 0; v < full; ++v)
             batch<T>::load_unaligned(a + v * W).store_aligned(d + v * W);
-        if (full < nv) load_n(a + full * W, mb - full * W).store_aligned(d + full * W);
+        if (full < nv)
+            load_n(a + full * W, mb - full * W).store_aligned(d + full * W);
     }
 }
 
@@ -196,7 +209,8 @@ void gemm_pack_at(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T
                     r[4 + e] = _mm512_mask_shuffle_f32x4(t[4 + e], all, t[4 + e], t[12 + e], 0x88);
                     r[12 + e] = _mm512_mask_shuffle_f32x4(t[4 + e], all, t[4 + e], t[12 + e], 0xDD);
                 }
-                for (std::size_t s = 0; s < cnt; ++s) _mm512_store_ps(Ap + (p0 + s) * ld + i0, r[s]);
+                for (std::size_t s = 0; s < cnt; ++s)
+                    _mm512_store_ps(Ap + (p0 + s) * ld + i0, r[s]);
             }
         }
         return;
@@ -210,10 +224,12 @@ void gemm_pack_at(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T
             const std::size_t cnt = kc - p0 < W ? kc - p0 : W;
             for (std::size_t q = 0; q < rows; ++q) {
                 const T* a = A + (i0 + q) * lda + p0;
-                for (std::size_t s = 0; s < cnt; ++s) Ap[(p0 + s) * ld + i0 + q] = a[s];
+                for (std::size_t s = 0; s < cnt; ++s)
+                    Ap[(p0 + s) * ld + i0 + q] = a[s];
             }
             for (std::size_t q = rows; q < W; ++q)
-                for (std::size_t s = 0; s < cnt; ++s) Ap[(p0 + s) * ld + i0 + q] = T(0);
+                for (std::size_t s = 0; s < cnt; ++s)
+                    Ap[(p0 + s) * ld + i0 + q] = T(0);
         }
     }
 }
@@ -228,11 +244,13 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                  std::size_t ldc, bool accumulate) noexcept {
     using blk = gemm_blocking<T>;
     constexpr std::size_t W = blk::W;
-    if (m == 0 || n == 0) return;
+    if (m == 0 || n == 0)
+        return;
     if (k == 0) {
         if (!accumulate)
             for (std::size_t j = 0; j < n; ++j)
-                for (std::size_t i = 0; i < m; ++i) C[i + j * ldc] = T(0);
+                for (std::size_t i = 0; i < m; ++i)
+                    C[i + j * ldc] = T(0);
         return;
     }
     alignas(64) T Ap[blk::MR_max * blk::KC];
@@ -286,17 +304,20 @@ void gemm_tn_dot(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
         for (; i + MI <= m; i += MI) {
             batch<T> acc[MI];
             TYPEFORMER_UNROLL
-            for (std::size_t q = 0; q < MI; ++q) acc[q] = batch<T>(T(0));
+            for (std::size_t q = 0; q < MI; ++q)
+                acc[q] = batch<T>(T(0));
             for (std::size_t p = 0; p < kv; p += W) {
                 const batch<T> bv = batch<T>::load_unaligned(b + p);
                 TYPEFORMER_UNROLL
                 for (std::size_t q = 0; q < MI; ++q)
-                    acc[q] = xsimd::fma(batch<T>::load_unaligned(A + (i + q) * lda + p), bv, acc[q]);
+                    acc[q] =
+                        xsimd::fma(batch<T>::load_unaligned(A + (i + q) * lda + p), bv, acc[q]);
             }
             for (std::size_t q = 0; q < MI; ++q) {
                 T s = xsimd::hadd(acc[q]);
                 const T* a = A + (i + q) * lda;
-                for (std::size_t p = kv; p < k; ++p) s += a[p] * b[p];
+                for (std::size_t p = kv; p < k; ++p)
+                    s += a[p] * b[p];
                 T& c = C[i + q + j * ldc];
                 c = accumulate ? c + s : s;
             }
@@ -305,9 +326,11 @@ void gemm_tn_dot(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
             const T* a = A + i * lda;
             batch<T> acc(T(0));
             for (std::size_t p = 0; p < kv; p += W)
-                acc = xsimd::fma(batch<T>::load_unaligned(a + p), batch<T>::load_unaligned(b + p), acc);
+                acc = xsimd::fma(batch<T>::load_unaligned(a + p), batch<T>::load_unaligned(b + p),
+                                 acc);
             T s = xsimd::hadd(acc);
-            for (std::size_t p = kv; p < k; ++p) s += a[p] * b[p];
+            for (std::size_t p = kv; p < k; ++p)
+                s += a[p] * b[p];
             T& c = C[i + j * ldc];
             c = accumulate ? c + s : s;
         }
@@ -328,7 +351,8 @@ void gemv_n_impl(std::size_t m, std::size_t k, const T* A, std::size_t lda, cons
     for (; i + MV * W <= m; i += MV * W) {
         batch<T> acc0[MV], acc1[MV];
         TYPEFORMER_UNROLL
-        for (std::size_t v = 0; v < MV; ++v) acc0[v] = acc1[v] = batch<T>(T(0));
+        for (std::size_t v = 0; v < MV; ++v)
+            acc0[v] = acc1[v] = batch<T>(T(0));
         std::size_t p = 0;
         for (; p + 2 <= k; p += 2) {
             const batch<T> x0(x[p]), x1(x[p + 1]);
@@ -350,7 +374,8 @@ void gemv_n_impl(std::size_t m, std::size_t k, const T* A, std::size_t lda, cons
         TYPEFORMER_UNROLL
         for (std::size_t v = 0; v < MV; ++v) {
             batch<T> r = acc0[v] + acc1[v];
-            if (accumulate) r += batch<T>::load_unaligned(y + i + v * W);
+            if (accumulate)
+                r += batch<T>::load_unaligned(y + i + v * W);
             r.store_unaligned(y + i + v * W);
         }
     }
@@ -359,7 +384,8 @@ void gemv_n_impl(std::size_t m, std::size_t k, const T* A, std::size_t lda, cons
         batch<T> acc(T(0));
         for (std::size_t p = 0; p < k; ++p)
             acc = xsimd::fma(load_n(A + i + p * lda, rows), batch<T>(x[p]), acc);
-        if (accumulate) acc += load_n(y + i, rows);
+        if (accumulate)
+            acc += load_n(y + i, rows);
         store_n(y + i, acc, rows);
     }
 }

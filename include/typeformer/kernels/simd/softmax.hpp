@@ -12,8 +12,8 @@
 namespace typeformer::kernels::simd {
 
 template <class T>
-void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal, std::ptrdiff_t offset,
-                     T* S, std::size_t lds) noexcept {
+void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal,
+                     std::ptrdiff_t offset, T* S, std::size_t lds) noexcept {
     using namespace simd_impl;
     if constexpr (!has_batch<T>) {
         scalar::softmax_columns(rows, cols, scale, causal, offset, S, lds);
@@ -44,7 +44,8 @@ void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal, s
                     store_n(s + i, load_n(s + i, n) * inv, n);
                 });
             }
-            for (std::size_t i = kept; i < rows; ++i) s[i] = T(0);  // masked: exactly 0
+            for (std::size_t i = kept; i < rows; ++i)
+                s[i] = T(0);  // masked: exactly 0
         }
     }
 }
