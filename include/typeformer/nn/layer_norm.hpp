@@ -46,11 +46,7 @@ struct rms_norm {
 
 // Algorithm 6 for every column t of X (Y may be X).
 template <class T, class D, class Xt, class Yt>
-    requires matrix_operand<Xt> && matrix_operand<Yt> && rows_are<detail::rows_of<Xt>, D> &&
-        rows_are<detail::rows_of<Yt>, D> &&
-        same_columns<detail::cols_of<Yt>, detail::cols_of<Xt>> &&
-        same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Yt>, T> &&
-        writable<detail::element_of<Yt>>
+    requires columnwise_operands<T, D, Xt, Yt>
 void forward(const layer_norm<T, D>& p, const Xt& X, Yt&& Y,
              typename layer_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
              std::type_identity_t<T> eps) noexcept {
@@ -63,13 +59,7 @@ void forward(const layer_norm<T, D>& p, const Xt& X, Yt&& Y,
 
 // dX, dgamma, dbeta += the gradient of Algorithm 6 (X is the forward's input).
 template <class T, class D, class Xt, class DYt, class DXt>
-    requires matrix_operand<Xt> && matrix_operand<DYt> && matrix_operand<DXt> &&
-        rows_are<detail::rows_of<Xt>, D> && rows_are<detail::rows_of<DYt>, D> &&
-        rows_are<detail::rows_of<DXt>, D> &&
-        same_columns<detail::cols_of<DYt>, detail::cols_of<Xt>> &&
-        same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
-        same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<DYt>, T> &&
-        same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
+    requires columnwise_grad_operands<T, D, Xt, DYt, DXt>
 void backward(const layer_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX,
               layer_norm<T, D>& grads,
               const typename layer_norm<T, D>::template cache<detail::cols_of<Xt>>& c) noexcept {
@@ -78,11 +68,7 @@ void backward(const layer_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX,
 
 // RMSnorm for every column t of X (Y may be X).
 template <class T, class D, class Xt, class Yt>
-    requires matrix_operand<Xt> && matrix_operand<Yt> && rows_are<detail::rows_of<Xt>, D> &&
-        rows_are<detail::rows_of<Yt>, D> &&
-        same_columns<detail::cols_of<Yt>, detail::cols_of<Xt>> &&
-        same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Yt>, T> &&
-        writable<detail::element_of<Yt>>
+    requires columnwise_operands<T, D, Xt, Yt>
 void forward(const rms_norm<T, D>& p, const Xt& X, Yt&& Y,
              typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
              std::type_identity_t<T> eps) noexcept {
@@ -94,13 +80,7 @@ void forward(const rms_norm<T, D>& p, const Xt& X, Yt&& Y,
 
 // dX, dgamma += the gradient of RMSnorm (X is the forward's input).
 template <class T, class D, class Xt, class DYt, class DXt>
-    requires matrix_operand<Xt> && matrix_operand<DYt> && matrix_operand<DXt> &&
-        rows_are<detail::rows_of<Xt>, D> && rows_are<detail::rows_of<DYt>, D> &&
-        rows_are<detail::rows_of<DXt>, D> &&
-        same_columns<detail::cols_of<DYt>, detail::cols_of<Xt>> &&
-        same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
-        same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<DYt>, T> &&
-        same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
+    requires columnwise_grad_operands<T, D, Xt, DYt, DXt>
 void backward(const rms_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX, rms_norm<T, D>& grads,
               const typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c) noexcept {
     ::typeformer::rms_norm_backward(dY, X, p.gamma, c.rstd, dX, grads.gamma);

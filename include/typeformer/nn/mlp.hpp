@@ -49,11 +49,7 @@ struct mlp {
 
 // Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ
 template <class T, class E, class M, class Act, class Xt, class Yt>
-    requires matrix_operand<Xt> && matrix_operand<Yt> && rows_are<detail::rows_of<Xt>, E> &&
-        rows_are<detail::rows_of<Yt>, E> &&
-        same_columns<detail::cols_of<Yt>, detail::cols_of<Xt>> &&
-        same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Yt>, T> &&
-        writable<detail::element_of<Yt>>
+    requires columnwise_operands<T, E, Xt, Yt>
 void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
              typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
@@ -69,13 +65,7 @@ void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
 
 // dX, dW_1, db_1, dW_2, db_2 += the gradient of the MLP (X is the forward's input).
 template <class T, class E, class M, class Act, class Xt, class DYt, class DXt>
-    requires matrix_operand<Xt> && matrix_operand<DYt> && matrix_operand<DXt> &&
-        rows_are<detail::rows_of<Xt>, E> && rows_are<detail::rows_of<DYt>, E> &&
-        rows_are<detail::rows_of<DXt>, E> &&
-        same_columns<detail::cols_of<DYt>, detail::cols_of<Xt>> &&
-        same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
-        same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<DYt>, T> &&
-        same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
+    requires columnwise_grad_operands<T, E, Xt, DYt, DXt>
 void backward(const mlp<T, E, M, Act>& p, const Xt& X, const DYt& dY, DXt&& dX,
               mlp<T, E, M, Act>& grads,
               const typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c,

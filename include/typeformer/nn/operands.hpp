@@ -52,4 +52,22 @@ template <class X>
 concept matrix_operand =
     matrix<std::remove_cvref_t<X>> && !kernels::detail::is_transposed_v<std::remove_cvref_t<X>>;
 
+// A position-wise block's forward (layer_norm, rms_norm, the MLP): X and Y both (D, C) with the
+// same columns, of scalar type T, Y writable.
+template <class T, class D, class Xt, class Yt>
+concept columnwise_operands =
+    matrix_operand<Xt> && matrix_operand<Yt> && rows_are<detail::rows_of<Xt>, D> &&
+    rows_are<detail::rows_of<Yt>, D> && same_columns<detail::cols_of<Yt>, detail::cols_of<Xt>> &&
+    same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Yt>, T> &&
+    writable<detail::element_of<Yt>>;
+
+// ... and its backward: dY read, dX written, both shaped as X.
+template <class T, class D, class Xt, class DYt, class DXt>
+concept columnwise_grad_operands = matrix_operand<Xt> && matrix_operand<DYt> &&
+    matrix_operand<DXt> && rows_are<detail::rows_of<Xt>, D> && rows_are<detail::rows_of<DYt>, D> &&
+    rows_are<detail::rows_of<DXt>, D> && same_columns<detail::cols_of<DYt>, detail::cols_of<Xt>> &&
+    same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
+    same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<DYt>, T> &&
+    same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>;
+
 }  // namespace typeformer::nn
