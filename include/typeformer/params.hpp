@@ -51,6 +51,7 @@
 
 #include "config.hpp"
 #include "dim.hpp"
+#include "random.hpp"
 #include "tensor.hpp"
 
 namespace typeformer {
@@ -411,136 +412,6 @@ constexpr void for_each_param_zip(F&& f, X&& x, Xs&&... xs) {
     param_name name;
     detail::walk(name, f, x, xs...);
 }
-
-// ---- a small deterministic PRNG: the same numbers on every platform ----
-//
-// std::normal_distribution is implementation-defined, so typeformer carries its own:
-// xoshiro256** (Blackman & Vigna) seeded by splitmix64, and Marsaglia's polar method
-// for normals. The polar method is computed so that every result is bit-identical on
-// any IEEE-754 binary64 platform evaluating at its own precision (FLT_EVAL_METHOD 0,
-// so not x87) without -ffast-math: the uniforms are exact integers, ln is a fixed
-// atanh series whose products never feed an addition unless they are exact (so FMA
-// contraction cannot change a bit), and the only libm call is sqrt (correctly rounded
-// by IEEE 754). The sampler is meant for initialisation, not for speed.
-namespace prng {
-
-constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-// FNV-1a, 64-bit: a stable hash of a parameter name.
-constexpr std::uint64_t fnv1a64(std::string_view s) noexcept {
-    std::uint64_t h = 0xCBF29CE484222325ull;
-    for (char ch : s) {
-        h ^= static_cast<unsigned char>(ch);
-        h *= 0x100000001B3ull;
-    }
-    return h;
-}
-
-// xoshiro256**: a UniformRandomBitGenerator (usable with <random>, though its
-// distributions are implementation-defined).
-class xoshiro256ss {
-public:
-    using result_type = std::uint64_t;
-    static constexpr result_type min() noexcept { return 0; }
-    static constexpr result_type max() noexcept { return ~result_type{0}; }
-
-    constexpr explicit xoshiro256ss(std::uint64_t seed) noexcept {
-        for (auto& w : s_)
-            w = splitmix64(seed);
-    }
-    constexpr result_type operator()() noexcept {
-        const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
-        const std::uint64_t t = s_[1] << 17;
-        s_[2] ^= s_[0];
-        s_[3] ^= s_[1];
-        s_[1] ^= s_[2];
-        s_[0] ^= s_[3];
-        s_[2] ^= t;
-        s_[3] = std::rotl(s_[3], 45);
-        return result;
-    }
-
-private:
-    std::uint64_t s_[4]{};
-};
-
-namespace detail {
-constexpr double pow2(int e) noexcept {  // 2^e for -1022 ≤ e ≤ 1023, exact
-    return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + e) << 52);
-}
-
-// ln(n · 2^e) for 0 < n < 2^53, deterministic to the last bit (see above).
-inline double log_scaled(std::uint64_t n, int e) noexcept {
-    int k = static_cast<int>(std::bit_width(n));
-    double m = static_cast<double>(n) * pow2(-k);  // [0.5, 1), exact
-    if (m < 0.70710678118654752440) {
-        m *= 2.0;
-        --k;
-    }
-    // ln m = 2 atanh(y), y = (m − 1)/(m + 1), |y| ≤ 0.1716; 11 terms reach 2^-54.
-    const double y = (m - 1.0) / (m + 1.0);
-    const double y2 = y * y;
-    double term = y, sum = y;
-    for (int j = 1; j <= 11; ++j) {
-        term = term * y2;
-        sum = sum + term / static_cast<double>(2 * j + 1);
-    }
-    // (k + e)·ln 2 with ln 2 ≈ (LN2_HI + LN2_LO·2^-46)·2^-46: both integer products are
-    // exact below 2^53, so each term is an exact double and only their sum rounds.
-    constexpr std::int64_t LN2_HI = 48775896626292;  // round(ln 2 · 2^46)
-    constexpr std::int64_t LN2_LO = -9231015199942;  // round((ln 2 · 2^46 − LN2_HI) · 2^46)
-    const std::int64_t ke = k + e;
-    const double kln2 =
-        static_cast<double>(ke * LN2_HI) * pow2(-46) + static_cast<double>(ke * LN2_LO) * pow2(-92);
-    return 2.0 * sum + kln2;
-}
-}  // namespace detail
-
-// Standard normal deviates by Marsaglia's polar method; each accepted pair yields two.
-class normal_sampler {
-public:
-    template <class Gen>
-    double operator()(Gen& gen) noexcept {
-        if (has_spare_) {
-            has_spare_ = false;
-            return spare_;
-        }
-        for (;;) {
-            const std::uint64_t r = gen();
-            constexpr std::int64_t half = std::int64_t{1} << 26;
-            const std::int64_t a = static_cast<std::int64_t>((r >> 37) & 0x7FFFFFF) - half;
-            const std::int64_t b = static_cast<std::int64_t>((r >> 10) & 0x7FFFFFF) - half;
-            const std::int64_t s_int = a * a + b * b;  // s = s_int · 2^-52, exact
-            if (s_int == 0 || s_int >= (std::int64_t{1} << 52))
-                continue;
-            const double s = static_cast<double>(s_int) * detail::pow2(-52);
-            const double ln_s = detail::log_scaled(static_cast<std::uint64_t>(s_int), -52);
-            const double f = std::sqrt(-2.0 * ln_s / s);
-            spare_ = (static_cast<double>(b) * detail::pow2(-26)) * f;
-            has_spare_ = true;
-            return (static_cast<double>(a) * detail::pow2(-26)) * f;
-        }
-    }
-
-private:
-    double spare_ = 0.0;
-    bool has_spare_ = false;
-};
-
-// The stream of one tensor: depends only on (seed, name), so adding or reordering
-// parameters leaves every other tensor's initial values unchanged.
-constexpr xoshiro256ss stream_for(std::uint64_t seed, std::string_view name) noexcept {
-    std::uint64_t s = seed;
-    const std::uint64_t a = splitmix64(s);
-    return xoshiro256ss(a ^ fnv1a64(name));
-}
-
-}  // namespace prng
 
 // ---- whole-model helpers ----
 

@@ -28,6 +28,7 @@
 #include "nn/unembedding.hpp"
 
 #include "params.hpp"
+#include "random.hpp"
 
 #include "models/config.hpp"
 #include "models/dtransformer.hpp"

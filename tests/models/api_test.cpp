@@ -263,16 +263,22 @@ void expect_consistent_entry_points(const sequences& s) {
     auto m = random_model<Model>(7);
     auto tws = std::make_unique<tf::training_workspace<Model>>();
     auto iws = std::make_unique<tf::inference_workspace<Model>>();
-    // P: training workspace (per-layer slots) == inference workspace (in place) == thread_local
+    // P: training workspace (per-layer slots) == inference workspace (in place) == convenience form
     const auto P_train = call_forward(*m, s, *tws);
     const auto P_infer = call_forward(*m, s, *iws);
     EXPECT_TRUE(same_bits(P_train, P_infer));
     if constexpr (arch_of<Model>() == arch::ED) {
-        EXPECT_TRUE(same_bits(P_infer, tf::forward(*m, s.z, s.x)));
+        EXPECT_TRUE(same_bits(P_infer, tf::forward(*m, s.z, s.x).view()));
     } else if constexpr (arch_of<Model>() == arch::E) {
-        EXPECT_TRUE(same_bits(P_infer, tf::forward(*m, s.x_tilde)));
+        EXPECT_TRUE(same_bits(P_infer, tf::forward(*m, s.x_tilde).view()));
     } else {
-        EXPECT_TRUE(same_bits(P_infer, tf::forward(*m, s.x)));
+        EXPECT_TRUE(same_bits(P_infer, tf::forward(*m, s.x).view()));
+        // The convenience form owns its result: another model's call does not overwrite it.
+        const auto P_m = tf::forward(*m, s.x);
+        auto other = random_model<Model>(8);
+        const auto P_other = tf::forward(*other, s.x);
+        EXPECT_TRUE(same_bits(P_infer, P_m.view()));
+        EXPECT_FALSE(same_bits(P_m.view(), P_other.view()));
     }
     // every column of P is a distribution
     for (std::size_t t = 0; t < P_infer.cols(); ++t) {

@@ -3,7 +3,8 @@
 //
 // One input sequence (DTransformer, ETransformer):
 //   P      = forward(model, x, ws)       P (N_V, ℓ), a view into ws: P[:, t] a distribution
-//   P      = forward(model, x)           host builds: a thread_local inference workspace
+//   P      = forward(model, x)           host builds: owns its result (an owned_output holding the
+//                                        workspace it allocated for this call: one allocation)
 //   logits = logits(model, x, ws)        W_u X before the softmax (N_V, ℓ), a view into ws
 //   status = try_forward(model, x, ws)   P is then ws.out; try_logits likewise
 //   backward(model, x, ws, grads)        training workspace: from ws.scratch.dlogits (∂loss/∂logits,
@@ -19,12 +20,17 @@
 
 #include <cstddef>
 #include <span>
+#include <utility>
 
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "../token.hpp"
 #include "status.hpp"
 #include "workspace.hpp"
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+#include <memory>
+#endif
 
 namespace typeformer {
 
@@ -98,12 +104,33 @@ output_view<Model> forward(const Model& model, std::span<const token> x, workspa
 }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
-// The convenience overload (DESIGN.md's `auto P = tf::forward(*model, x)`). P is a view into a
-// workspace shared by every model of this type on this thread: the next such call overwrites it,
-// even for another model object. Pass your own workspace, or copy P, to keep it.
+// What the convenience forms return (host builds): P, owned by the caller. It holds the inference
+// workspace its call allocated (one heap allocation per call, so keep a workspace of your own
+// for a loop), so no other call, model or thread can overwrite it.
+template <class Model>
+class owned_output {
+public:
+    using value_type = typename Model::value_type;
+    explicit owned_output(std::unique_ptr<inference_workspace<Model>> ws) noexcept
+        : ws_(std::move(ws)) {}
+    output_view<Model> view() const noexcept { return detail::cview(ws_->out); }
+    operator output_view<Model>() const noexcept { return view(); }
+    const value_type& operator()(std::size_t i, std::size_t j) const noexcept {
+        return ws_->out(i, j);
+    }
+    std::size_t rows() const noexcept { return ws_->out.rows(); }
+    std::size_t cols() const noexcept { return ws_->out.cols(); }
+
+private:
+    std::unique_ptr<inference_workspace<Model>> ws_;
+};
+
+// The convenience overload (DESIGN.md's `auto P = tf::forward(*model, x)`): P owned by the caller.
 template <one_sequence_model Model>
-output_view<Model> forward(const Model& model, std::span<const token> x) {
-    return forward(model, x, detail::thread_workspace<inference_workspace<Model>>());
+owned_output<Model> forward(const Model& model, std::span<const token> x) {
+    auto ws = std::make_unique<inference_workspace<Model>>();
+    forward(model, x, *ws);
+    return owned_output<Model>(std::move(ws));
 }
 #endif
 
@@ -156,8 +183,11 @@ output_view<Model> forward(const Model& model, std::span<const token> z, std::sp
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 template <two_sequence_model Model>
-output_view<Model> forward(const Model& model, std::span<const token> z, std::span<const token> x) {
-    return forward(model, z, x, detail::thread_workspace<inference_workspace<Model>>());
+owned_output<Model> forward(const Model& model, std::span<const token> z,
+                            std::span<const token> x) {
+    auto ws = std::make_unique<inference_workspace<Model>>();
+    forward(model, z, x, *ws);
+    return owned_output<Model>(std::move(ws));
 }
 #endif
 

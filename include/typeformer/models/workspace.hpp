@@ -11,17 +11,15 @@
 // A training workspace also serves forward. On a host put workspaces on the heap once
 // (`auto ws = std::make_unique<tf::training_workspace<Model>>();`); on a microcontroller make them
 // static objects. The views that forward / logits return point into the workspace and stay valid
-// until the next call that uses it.
+// until the next call that uses it. A workspace belongs to its caller: the library keeps none of its
+// own (no thread_local, no static), so two models or two threads never share one unless the caller
+// passes the same object; give each thread its own.
 #pragma once
 
 #include <cstddef>
 #include <type_traits>
 
 #include "../config.hpp"
-
-#if TYPEFORMER_HAS_EXCEPTIONS
-#include <memory>
-#endif
 
 namespace typeformer {
 
@@ -57,19 +55,6 @@ struct nothing {};
 // Backward's scratch S in a training workspace; nothing in an inference one.
 template <workspace_kind K, class S>
 using training_only = std::conditional_t<K == workspace_kind::training, S, nothing>;
-
-#if TYPEFORMER_HAS_EXCEPTIONS
-// The convenience overloads' workspace: one per workspace type and thread, allocated on first
-// use and kept until the thread ends. Views into it are valid until the next such call on the
-// same thread.
-template <class Workspace>
-Workspace& thread_workspace() {
-    thread_local std::unique_ptr<Workspace> ws;
-    if (!ws)
-        ws = std::make_unique<Workspace>();
-    return *ws;
-}
-#endif
 
 }  // namespace detail
 

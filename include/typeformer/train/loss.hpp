@@ -12,11 +12,16 @@
 // ADDS ∇loss(θ) into grads (PyTorch's convention: zero grads yourself between steps) and returns
 // the loss. The try_ forms return a status and touch neither grads nor the model on bad input;
 // the plain forms throw std::invalid_argument (host) or stop at TYPEFORMER_CHECK. The forms
-// without ws use a thread_local training workspace (host builds only).
+// without ws allocate a training workspace for the call and free it (host builds only): in a
+// training loop pass your own, made once.
 #pragma once
 
 #include <cstddef>
 #include <span>
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+#include <memory>
+#endif
 
 #include "../kernels.hpp"
 #include "../models/dtransformer.hpp"
@@ -140,7 +145,7 @@ template <class T, class cfg>
 T loss_and_grad(const DTransformer<T, cfg>& model, std::span<const token> x,
                 DTransformer<T, cfg>& grads) {
     return loss_and_grad(model, x, grads,
-                         detail::thread_workspace<training_workspace<DTransformer<T, cfg>>>());
+                         *std::make_unique<training_workspace<DTransformer<T, cfg>>>());
 }
 #endif
 
@@ -182,7 +187,7 @@ template <class T, class cfg>
 T loss_and_grad(const ETransformer<T, cfg>& model, std::span<const token> x_tilde,
                 std::span<const token> x, ETransformer<T, cfg>& grads) {
     return loss_and_grad(model, x_tilde, x, grads,
-                         detail::thread_workspace<training_workspace<ETransformer<T, cfg>>>());
+                         *std::make_unique<training_workspace<ETransformer<T, cfg>>>());
 }
 #endif
 
@@ -226,7 +231,7 @@ template <class T, class cfg>
 T loss_and_grad(const EDTransformer<T, cfg>& model, std::span<const token> z,
                 std::span<const token> x, EDTransformer<T, cfg>& grads) {
     return loss_and_grad(model, z, x, grads,
-                         detail::thread_workspace<training_workspace<EDTransformer<T, cfg>>>());
+                         *std::make_unique<training_workspace<EDTransformer<T, cfg>>>());
 }
 #endif
 
