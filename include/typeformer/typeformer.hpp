@@ -10,6 +10,8 @@
 //                                  their workspaces, forward / logits / backward
 //   train/                         Algorithms 11–13's losses (loss_and_grad), SGD, Adam(W),
 //                                  footprint<Model> (bytes of a training or inference set-up)
+//   infer/                         Algorithms 14, 15: sampling, the KV cache, DInference,
+//                                  EDInference, fill-mask
 #pragma once
 
 #include "config.hpp"
@@ -37,6 +39,12 @@
 #include "models/forward.hpp"
 #include "models/status.hpp"
 #include "models/workspace.hpp"
+
+#include "infer/dinference.hpp"
+#include "infer/edinference.hpp"
+#include "infer/fill_mask.hpp"
+#include "infer/kv_cache.hpp"
+#include "infer/sampling.hpp"
 
 #include "train/adam.hpp"
 #include "train/footprint.hpp"

@@ -229,6 +229,14 @@ void expect_footprint() {
     static_assert(f.total == f.parameters + f.gradients + f.adam_state + f.activations);
     static_assert(f.inference_total == f.parameters + f.inference_activations);
     static_assert(f.inference_activations < f.activations);
+    static_assert(f.adam_step_total == f.total);
+    static_assert(f.sgd_step_total == f.parameters + f.gradients + f.activations);
+    if constexpr (Model::name[0] == 'E' && Model::name[1] == 'T') {  // ETransformer: no decoding
+        static_assert(f.kv_cache == 0 && f.decoding_total == 0);
+    } else {
+        static_assert(f.kv_cache == sizeof(tf::kv_cache<Model>));
+        static_assert(f.decoding_total == f.parameters + f.kv_cache);
+    }
     // the parameters are all a model holds, up to alignment padding (dropped variants cost 0)
     EXPECT_GE(sizeof(Model), tf::parameter_count<Model> * sizeof(typename Model::value_type));
     EXPECT_LT(sizeof(Model), tf::parameter_count<Model> * sizeof(typename Model::value_type) +

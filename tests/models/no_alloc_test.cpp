@@ -1,6 +1,7 @@
 // "No allocation in forward, backward or optimiser step": every operator new of this binary is
 // counted, and forward, loss_and_grad (forward + backward), sgd_step and adam_step of each
-// architecture, run on caller-owned workspaces after set-up, must make none.
+// architecture, and KV-cache decoding (DInference, EDInference), run on caller-owned workspaces
+// and caches after set-up, must make none.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -75,6 +76,27 @@ TEST(NoAllocation, DTransformerForwardBackwardAndSteps) {
                   (void)tf::loss_and_grad(*m, x, *g, *ws);
                   tf::sgd_step(*m, *g, 0.01f);
                   tf::adam_step(*m, *g, *adam, {});
+              }),
+              0);
+}
+
+TEST(NoAllocation, KVCacheDecoding) {
+    using M = tf::DTransformer<float, cfg>;
+    using MED = tf::EDTransformer<float, cfg>;
+    auto m = std::make_unique<M>();
+    auto med = std::make_unique<MED>();
+    auto cache = std::make_unique<tf::kv_cache<M>>();
+    auto ed_cache = std::make_unique<tf::kv_cache<MED>>();
+    tf::init(*m, 4);
+    tf::init(*med, 5);
+    const std::vector<tf::token> x = {1, 2, 3};
+    std::vector<tf::token> y(cfg::l_max + 1);
+    tf::rng gen(1);
+    EXPECT_EQ(allocations_of([&] {
+                  std::size_t n = 0;
+                  (void)tf::try_DInference(*m, *cache, x, 6, {.top_k = 5, .top_p = 0.9f}, gen,
+                                           std::span(y), n);
+                  (void)tf::try_EDInference(*med, *ed_cache, x, {}, gen, std::span(y), n);
               }),
               0);
 }

@@ -30,10 +30,16 @@ namespace typeformer {
 
 enum class status {
     ok,
-    empty_sequence,      // a model needs at least one token (Algorithms 8–10, line 1: ℓ ≥ 1)
-    sequence_too_long,   // ℓ > l_max: W_p has l_max columns, the workspace l_max slots
-    token_out_of_range,  // a token id ≥ N_V (W_e has N_V columns)
-    length_mismatch,     // Algorithm 12: x̃ and x must have the same length
+    empty_sequence,       // a model needs at least one token (Algorithms 8–10, line 1: ℓ ≥ 1)
+    sequence_too_long,    // ℓ > l_max: W_p has l_max columns, the workspace l_max slots
+    token_out_of_range,   // a token id ≥ N_V (W_e has N_V columns)
+    length_mismatch,      // Algorithm 12: x̃ and x must have the same length
+    invalid_temperature,  // Algorithms 14, 15: τ must be ≥ 0 (0 is argmax) and not NaN
+    invalid_top_k,        // top-k must be in [1, N_V] (sampling::all: no top-k filter)
+    invalid_top_p,        // top-p (nucleus) must be in (0, 1]
+    context_full,         // prompt + generation reached l_max (context_policy::error)
+    output_too_small,     // the caller's output buffer cannot hold the result
+    no_context,           // EDTransformer decoding before encode(z)
 };
 
 constexpr const char* status_message(status s) noexcept {
@@ -48,6 +54,18 @@ constexpr const char* status_message(status s) noexcept {
             return "token id out of range (must be < N_V)";
         case status::length_mismatch:
             return "sequences of different lengths (x_tilde and x)";
+        case status::invalid_temperature:
+            return "temperature tau must be >= 0 (0 is argmax) and not NaN";
+        case status::invalid_top_k:
+            return "top_k must be between 1 and N_V";
+        case status::invalid_top_p:
+            return "top_p must be in (0, 1]";
+        case status::context_full:
+            return "the context is full: prompt plus generated tokens reached l_max";
+        case status::output_too_small:
+            return "the output buffer is too small";
+        case status::no_context:
+            return "no context: call encode(model, cache, z) before decoding";
     }
     return "unknown status";
 }
@@ -112,6 +130,9 @@ inline void describe(char* buf, std::size_t n, const char* model, const input_re
                           "%s: x_tilde has length %zu but x has length %zu (Algorithm 12 "
                           "masks x position by position)",
                           model, r.length, r.other_length);
+            break;
+        default:
+            std::snprintf(buf, n, "%s: %s", model, status_message(r.code));
             break;
     }
 }

@@ -1,0 +1,119 @@
+// Algorithm 14: y ← DInference(x, θ̂), prompting a trained DTransformer (GPT) and sampling its
+// continuation token by token through the KV cache.
+//
+//   x (ℓ)        the prompt, 1 ≤ ℓ ≤ l_max, ids < N_V
+//   y (ℓ_gen)    the continuation: y[i] sampled from q ∝ P[:, ℓ + i − 1]^{1/τ} (0-based: the column
+//                of the newest token), each new token appended to the context
+//   opt          sampling: τ (0 = argmax), top-k, top-p, stop tokens, what to do at l_max
+//
+//   try_DInference(model, cache, x, l_gen, opt, gen, y, n_out[, on_token])   core, no heap:
+//                y is the caller's buffer (≥ l_gen), n_out the tokens written; on_token(token)
+//                is called as each token is sampled (streaming) and may return false to stop
+//   DInference(model, cache, x, l_gen, opt, gen[, on_token])                 host: a vector
+//
+// Each new token costs one column through the layers (infer/kv_cache.hpp), not a full forward
+// pass over the growing sequence as line 3 reads literally; the tokens are the same.
+// Generation ends after l_gen tokens, after a stop token (which is included in y), when on_token
+// returns false, or at l_max: status::context_full under context_policy::error (y keeps what was
+// generated), or a sliding window under context_policy::sliding_window.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <type_traits>
+
+#include "../models/dtransformer.hpp"
+#include "../models/status.hpp"
+#include "../random.hpp"
+#include "../token.hpp"
+#include "kv_cache.hpp"
+#include "sampling.hpp"
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+#include <vector>
+#endif
+
+namespace typeformer {
+
+namespace detail {
+
+struct keep_going {
+    constexpr bool operator()(token) const noexcept { return true; }
+};
+
+inline bool is_stop(std::span<const token> stop, token y) noexcept {
+    for (const token s : stop)
+        if (s == y)
+            return true;
+    return false;
+}
+
+// context_policy::sliding_window: keep the newest half of l_max tokens, re-encoded from
+// position 0, so the model has room to go on.
+template <class Model>
+void slide_window(const Model& m, kv_cache<Model>& c) noexcept {
+    constexpr std::size_t l_max = Model::l_max::size;
+    const std::size_t keep = l_max / 2 > 0 ? l_max / 2 : 1;
+    std::array<token, Model::l_max::size> kept{};
+    const std::size_t first = c.n - keep;
+    for (std::size_t i = 0; i < keep; ++i)
+        kept[i] = c.x[first + i];
+    reset(c);
+    for (std::size_t i = 0; i < keep; ++i)
+        decode_step(m, c, kept[i]);
+}
+
+}  // namespace detail
+
+template <class T, class cfg, class Gen, class OnToken = detail::keep_going>
+status try_DInference(const DTransformer<T, cfg>& model, kv_cache<DTransformer<T, cfg>>& cache,
+                      std::span<const token> x, std::size_t l_gen, const sampling& opt, Gen& gen,
+                      std::span<token> y, std::size_t& n_out, OnToken&& on_token = {}) noexcept {
+    using model_type = DTransformer<T, cfg>;
+    n_out = 0;
+    if (const status s = check_sampling(opt, model_type::N_V::size); s != status::ok)
+        return s;
+    if (y.size() < l_gen)
+        return status::output_too_small;
+    if (const status s = try_prefill(model, cache, x); s != status::ok)  // 1: ℓ ← length(x)
+        return s;
+    for (std::size_t i = 0; i < l_gen; ++i) {  // 2: for i = 1, 2, …, ℓ_gen
+        // 3–4: p ← P[:, ℓ + i − 1], the newest column (its logits are in the cache)
+        // 5: sample a token y from q ∝ p^{1/τ}
+        const token next = sample_token(detail::logits_span(cache), opt, gen, cache.sampler);
+        y[n_out++] = next;
+        if (detail::is_stop(opt.stop, next) || !on_token(next) || i + 1 == l_gen)
+            return status::ok;
+        if (cache.n == model_type::l_max::size) {
+            if (opt.when_full == context_policy::error)
+                return status::context_full;
+            detail::slide_window(model, cache);
+        }
+        detail::decode_step(model, cache, next);  // 6: x ← [x, y]
+    }
+    return status::ok;  // 8: return y = x[ℓ + 1 : ℓ + ℓ_gen]
+}
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+// Host form: the continuation as a vector (it owns its tokens); a bad input throws
+// std::invalid_argument. Reaching l_max under context_policy::error throws too, naming how many
+// tokens were generated.
+template <class T, class cfg, class Gen, class OnToken = detail::keep_going>
+std::vector<token> DInference(const DTransformer<T, cfg>& model,
+                              kv_cache<DTransformer<T, cfg>>& cache, std::span<const token> x,
+                              std::size_t l_gen, const sampling& opt, Gen& gen,
+                              OnToken&& on_token = {}) {
+    using model_type = DTransformer<T, cfg>;
+    if (const input_report r = detail::inspect<model_type>(x, "x"); r.code != status::ok)
+        detail::require_valid<model_type>(r);
+    std::vector<token> y(l_gen);
+    std::size_t n = 0;
+    const status s = try_DInference(model, cache, x, l_gen, opt, gen, std::span<token>(y), n,
+                                    std::forward<OnToken>(on_token));
+    y.resize(n);
+    detail::require_ok<model_type>(s);
+    return y;
+}
+#endif
+
+}  // namespace typeformer

@@ -1,0 +1,427 @@
+// The KV cache: incremental decoding, one new token at a time, built on Algorithm 3.
+//
+// Column t of a causal (MaskΔ) self-attention depends only on the columns ≤ t: its query q_t and
+// the keys and values k_u, v_u of positions u ≤ t. So a decoder keeps, per layer, the keys and
+// values of every position seen so far, and a new token costs one column through each layer:
+// Algorithm 3 (q ← W_q e + b_q, its k and v appended, α = softmax(Kᵀq/√d_attn), ṽ = V α) per
+// head — work linear in the context, where re-running the whole forward pass per token is
+// quadratic. Its P column equals column t of the full forward pass (tests/infer check every
+// position up to l_max).
+//
+//   kv_cache<DTransformer>     per layer  K (H·d_attn, l_x), V (H·d_mid, l_x)
+//   kv_cache<EDTransformer>    per decoder layer the self-attention's K, V (as above) and the
+//                              cross-attention's K (H·d_attn, l_z), V (H·d_mid, l_z) of Z,
+//                              computed once per context z by encode()
+//   x (l_max)                  the tokens seen so far (length() of them)
+//   X (d_e, 1)                 the new token's stream through the layers
+//   logits (N_V, 1)            W_u X̃ of the newest position: P[:, t] = softmax(logits)
+//
+//   reset(cache)                            forget the sequence (not the encoded context)
+//   try_append(model, cache, token)         one new token at position length(): its logits
+//   try_prefill(model, cache, prompt)       reset, then append every prompt token
+//   try_encode(model, cache, z)             EDTransformer: Z ← encoder(z), cross K, V; reset
+//   logits(cache), probabilities(cache, P)  the newest position's logits, or its softmax
+//
+// A cache is as big as the model's K, V at l_max (footprint<Model>.kv_cache): on a host allocate
+// it once (`std::make_unique<tf::kv_cache<Model>>()`), on a microcontroller make it static. One
+// cache per model and thread; nothing is allocated after that.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+
+#include "../kernels.hpp"
+#include "../models/dtransformer.hpp"
+#include "../models/edtransformer.hpp"
+#include "../models/forward.hpp"
+#include "../models/stack.hpp"
+#include "../models/status.hpp"
+#include "../nn/attention.hpp"
+#include "../nn/embedding.hpp"
+#include "../tensor.hpp"
+#include "../token.hpp"
+#include "sampling.hpp"
+
+namespace typeformer {
+
+// The one new column of a decoding step.
+TYPEFORMER_LENGTH(l_step);
+
+template <class Model>
+struct kv_cache;  // specialised below for DTransformer and EDTransformer
+
+namespace detail {
+
+// One self- or cross-attention's keys and values of a layer: one column per context position.
+template <class Attn, class Lctx>
+struct kv_pair {
+    using T = typename Attn::value_type;
+    mat<T, typename Attn::qk_dim, Lctx> K;  // [k_1, …, k_t] of every head     (H·d_attn, l)
+    mat<T, typename Attn::v_dim, Lctx> V;   // [v_1, …, v_t] of every head     (H·d_mid, l)
+};
+
+// Working memory of one MHAttention step (Algorithm 3 per head, then W_o).
+template <class Attn, class Lctx>
+struct attention_step {
+    using T = typename Attn::value_type;
+    using S = l_step<1>;
+    mat<T, typename Attn::qk_dim, S> q;  // 1: q ← W_q e + b_q                       (H·d_attn, 1)
+    mat<T, typename Attn::v_dim, S> Y;  // 5: [ṽ^1; …; ṽ^H]                         (H·d_mid, 1)
+    mat<T, Lctx, S> alpha;              // 4: α of one head                          (l, 1)
+};
+
+// The column t of a cache matrix as a (rows, 1) view.
+template <class M>
+auto column_at(M& m, std::size_t t) noexcept {
+    using V = decltype(m.view());
+    using E = std::remove_pointer_t<decltype(m.data())>;
+    return mat_view<E, typename V::rows_dim, l_step<1>>{m.data() + t * m.stride(), m.stride(),
+                                                        m.rows(), 1};
+}
+
+// Lines 2–3 of Algorithm 3 for every head: k_t ← W_k e + b_k, v_t ← W_v e + b_v, appended as
+// column t of K and V (which then have t + 1 columns).
+template <class Attn, class Lctx, class E>
+void append_key_value(const Attn& p, const E& e, kv_pair<Attn, Lctx>& kv, std::size_t t) noexcept {
+    using T = typename Attn::value_type;
+    kv.K.resize_cols(t + 1);
+    kv.V.resize_cols(t + 1);
+    auto k_t = column_at(kv.K, t);
+    auto v_t = column_at(kv.V, t);
+    matmul(p.W_k, e, k_t);  // 2: k_t ← W_k e + b_k                                  (H·d_attn, 1)
+    add_bias(k_t, p.b_k);
+    matmul(p.W_v, e, v_t);  // 3: v_t ← W_v e + b_v                                  (H·d_mid, 1)
+    add_bias(v_t, p.b_v);
+    (void)T{};
+}
+
+// Algorithm 5 for one query column e against the cached K, V (all their columns are visible:
+// the causal mask is the cache's length), through Algorithm 3's lines 1, 4, 5 per head:
+// out ← W_o [ṽ^1; …; ṽ^H] + b_o.
+template <class Attn, class Lctx, class E, class Out>
+void attend(const Attn& p, const E& e, const kv_pair<Attn, Lctx>& kv, attention_step<Attn, Lctx>& s,
+            Out&& out) noexcept {
+    using nn::detail::attention_cview;
+    matmul(p.W_q, e, s.q);  // 1: q ← W_q e + b_q                                     (H·d_attn, 1)
+    add_bias(s.q, p.b_q);
+    s.alpha.resize_rows(kv.K.cols());
+    for (std::size_t h = 0; h < Attn::n_heads; ++h)
+        // 4: α ← softmax(K^hᵀ q^h / √d_attn);  5: ṽ^h ← V^h α                       (d_mid, 1)
+        nn::detail::attention_core_forward(head(attention_cview(s.q), h),
+                                           head(attention_cview(kv.K), h),
+                                           head(attention_cview(kv.V), h), mask_bidirectional{},
+                                           s.alpha.view(), head(s.Y.view(), h));
+    matmul(p.W_o, s.Y, out);  // Algorithm 5, line 4: W_o Y + b_o                     (d_out, 1)
+    add_bias(out, p.b_o);
+}
+
+// The newest position's logits as a span (for sample_token).
+template <class Cache>
+auto logits_span(const Cache& c) noexcept {
+    return std::span<const typename Cache::value_type>(c.logits.data(), c.logits.rows());
+}
+
+// Validates a token before a step: range, and room for it.
+template <class Model>
+status check_step(std::size_t length, token x) noexcept {
+    if (x >= Model::N_V::size)
+        return status::token_out_of_range;
+    if (length >= Model::l_max::size)
+        return status::context_full;
+    return status::ok;
+}
+
+}  // namespace detail
+
+// ---- DTransformer (Algorithm 10) ----
+
+template <class T, class cfg>
+struct kv_cache<DTransformer<T, cfg>> {
+    using model_type = DTransformer<T, cfg>;
+    using value_type = T;
+    using d_e = typename model_type::d_e;
+    using N_V = typename model_type::N_V;
+    using l_x = typename model_type::l_x;
+    using S = l_step<1>;
+    using layer_type = typename model_type::layer_type;
+    using attn_type = typename layer_type::attn_type;
+    static constexpr std::size_t L = model_type::L;
+
+    std::array<detail::kv_pair<attn_type, l_x>, L> layers;  // per layer K, V at l_max
+    std::array<token, l_x::capacity> x{};                   // the tokens so far
+    std::size_t n = 0;                                      // how many
+
+    // One step's working memory, shared by the layers.
+    mat<T, d_e, S> X;      // the stream of the new token                         (d_e, 1)
+    mat<T, d_e, S> Xt;     // 5, 7, 10: its layer-normed copy                     (d_e, 1)
+    mat<T, d_e, S> X_mid;  // 6: X + MHAttention(X̃, X̃)                            (d_e, 1)
+    typename layer_type::norm_type::template cache<S> norm_cache;
+    detail::attention_step<attn_type, l_x> attn;
+    typename layer_type::mlp_type::template cache<S> mlp_cache;
+    mat<T, N_V, S> logits;  // 11: W_u X̃ of the newest position                   (N_V, 1)
+    sampling_scratch<T, N_V::size> sampler;
+
+    std::size_t length() const noexcept { return n; }
+    std::span<const token> tokens() const noexcept { return {x.data(), n}; }
+};
+
+namespace detail {
+
+// Lines 2–11 of Algorithm 10 for the token x at position t = c.n, the earlier positions' keys
+// and values in c: appends this position's, leaves its logits in c.logits.
+template <class T, class cfg>
+void decode_step(const DTransformer<T, cfg>& m, kv_cache<DTransformer<T, cfg>>& c,
+                 token x) noexcept {
+    constexpr T eps = eps_of<T, cfg>;
+    const std::size_t t = c.n;
+    c.x[t] = x;
+    c.n = t + 1;
+    c.X.resize_cols(1), c.Xt.resize_cols(1), c.X_mid.resize_cols(1), c.logits.resize_cols(1);
+    c.attn.q.resize_cols(1), c.attn.Y.resize_cols(1), c.attn.alpha.resize_cols(1);
+    // 2–3: e ← W_e[:, x] + W_p[:, t]
+    nn::embed(m.embedding, m.positional, std::span<const token>(&c.x[t], 1), c.X, t);
+    for (std::size_t l = 0; l < DTransformer<T, cfg>::L; ++l) {  // 4
+        const auto& p = m.layers[l];
+        auto& kv = c.layers[l];
+        nn::forward(p.ln1, c.X, c.Xt, c.norm_cache, eps);  // 5: X̃ ← layer_norm(X | γ¹, β¹)
+        // 6: X ← X + MHAttention(X̃, X̃ | W_l, MaskΔ), column t: its k, v join the cache
+        append_key_value(p.attn, c.Xt, kv, t);
+        attend(p.attn, c.Xt, kv, c.attn, c.X_mid);
+        axpy(T(1), c.X, c.X_mid);
+        nn::forward(p.ln2, c.X_mid, c.Xt, c.norm_cache, eps);  // 7: X̃ ← layer_norm(X | γ², β²)
+        nn::forward(p.mlp, c.Xt, c.X, c.mlp_cache);            // 8: X ← X + mlp(X̃)
+        axpy(T(1), c.X_mid, c.X);
+    }
+    nn::forward(m.ln_f, c.X, c.Xt, c.norm_cache, eps);  // 10: X̃ ← layer_norm(X | γ, β)
+    unembed(m, c.Xt, c.logits);                         // 11: W_u X̃
+}
+
+}  // namespace detail
+
+template <class T, class cfg>
+void reset(kv_cache<DTransformer<T, cfg>>& c) noexcept {
+    c.n = 0;
+}
+
+// One new token at position length(): its logits in c.logits. On a bad token or a full cache
+// nothing changes.
+template <class T, class cfg>
+status try_append(const DTransformer<T, cfg>& m, kv_cache<DTransformer<T, cfg>>& c,
+                  token x) noexcept {
+    const status s = detail::check_step<DTransformer<T, cfg>>(c.n, x);
+    if (s == status::ok)
+        detail::decode_step(m, c, x);
+    return s;
+}
+
+// reset, then every token of the prompt (1 ≤ ℓ ≤ l_max, ids < N_V; checked before anything
+// changes): the logits of its last position in c.logits.
+template <class T, class cfg>
+status try_prefill(const DTransformer<T, cfg>& m, kv_cache<DTransformer<T, cfg>>& c,
+                   std::span<const token> prompt) noexcept {
+    const input_report r = detail::inspect<DTransformer<T, cfg>>(prompt, "x");
+    if (r.code != status::ok)
+        return r.code;
+    reset(c);
+    for (const token x : prompt)
+        detail::decode_step(m, c, x);
+    return status::ok;
+}
+
+// ---- EDTransformer (Algorithm 8) ----
+
+template <class T, class cfg>
+struct kv_cache<EDTransformer<T, cfg>> {
+    using model_type = EDTransformer<T, cfg>;
+    using value_type = T;
+    using d_e = typename model_type::d_e;
+    using N_V = typename model_type::N_V;
+    using l_x = typename model_type::l_x;
+    using l_z = typename model_type::l_z;
+    using S = l_step<1>;
+    using encoder_layer_type = typename model_type::encoder_type::layer_type;
+    using decoder_layer_type = typename model_type::decoder_type::layer_type;
+    using attn_type = typename decoder_layer_type::attn_type;
+    static constexpr std::size_t L_dec = model_type::L_dec;
+
+    // The context: Z = encoder(z), computed once per z by encode().
+    std::array<mat<T, d_e, l_z>, 1> Z;  // 1–8: the encoded context                (d_e, l_z)
+    std::array<typename encoder_layer_type::template activations<l_z>, 1> encoder;
+    bool encoded = false;
+
+    struct layer_kv {
+        detail::kv_pair<attn_type, l_x> self;   // 14: keys, values of x̂ so far
+        detail::kv_pair<attn_type, l_z> cross;  // 16: keys, values of Z (fixed per z)
+    };
+    std::array<layer_kv, L_dec> layers;
+    std::array<token, l_x::capacity> x{};
+    std::size_t n = 0;
+
+    // One step's working memory, shared by the layers.
+    mat<T, d_e, S> X;    // the stream of the new token                            (d_e, 1)
+    mat<T, d_e, S> X_a;  // 14, 16, 18: the residual sums                          (d_e, 1)
+    mat<T, d_e, S> X_1;  // 15, 17: the layer-normed stream                        (d_e, 1)
+    typename decoder_layer_type::norm_type::template cache<S> norm_cache;
+    detail::attention_step<attn_type, l_x> self_attn;
+    detail::attention_step<attn_type, l_z> cross_attn;
+    typename decoder_layer_type::mlp_type::template cache<S> mlp_cache;
+    mat<T, N_V, S> logits;  // 21: W_u X of the newest position                    (N_V, 1)
+    sampling_scratch<T, N_V::size> sampler;
+
+    std::size_t length() const noexcept { return n; }
+    std::span<const token> tokens() const noexcept { return {x.data(), n}; }
+};
+
+namespace detail {
+
+// Lines 10–21 of Algorithm 8 for the token x at position t = c.n.
+template <class T, class cfg>
+void decode_step(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
+                 token x) noexcept {
+    constexpr T eps = eps_of<T, cfg>;
+    const std::size_t t = c.n;
+    c.x[t] = x;
+    c.n = t + 1;
+    c.X.resize_cols(1), c.X_a.resize_cols(1), c.X_1.resize_cols(1), c.logits.resize_cols(1);
+    for (auto* s : {&c.self_attn.q, &c.cross_attn.q})
+        s->resize_cols(1);
+    c.self_attn.Y.resize_cols(1), c.cross_attn.Y.resize_cols(1);
+    c.self_attn.alpha.resize_cols(1), c.cross_attn.alpha.resize_cols(1);
+    // 11–12: e ← W_e[:, x] + W_p[:, t]
+    nn::embed(m.embedding, m.positional, std::span<const token>(&c.x[t], 1), c.X, t);
+    for (std::size_t l = 0; l < EDTransformer<T, cfg>::L_dec; ++l) {  // 13
+        const auto& p = m.decoder.layers[l];
+        auto& kv = c.layers[l];
+        // 14: X ← X + MHAttention(X, X | W_l^dec, MaskΔ), column t
+        append_key_value(p.self_attn, c.X, kv.self, t);
+        attend(p.self_attn, c.X, kv.self, c.self_attn, c.X_a);
+        axpy(T(1), c.X, c.X_a);
+        nn::forward(p.ln1, c.X_a, c.X_1, c.norm_cache, eps);  // 15
+        // 16: X ← X + MHAttention(X, Z | W_l^{e/d}, Mask ≡ 1): Z's keys and values are cached
+        attend(p.cross_attn, c.X_1, kv.cross, c.cross_attn, c.X_a);
+        axpy(T(1), c.X_1, c.X_a);
+        nn::forward(p.ln2, c.X_a, c.X_1, c.norm_cache, eps);  // 17
+        nn::forward(p.mlp, c.X_1, c.X_a, c.mlp_cache);        // 18: X ← X + mlp(X)
+        axpy(T(1), c.X_1, c.X_a);
+        nn::forward(p.ln3, c.X_a, c.X, c.norm_cache, eps);  // 19
+    }
+    unembed(m, c.X, c.logits);  // 21: W_u X
+}
+
+}  // namespace detail
+
+template <class T, class cfg>
+void reset(kv_cache<EDTransformer<T, cfg>>& c) noexcept {
+    c.n = 0;
+}
+
+// Lines 1–8 of Algorithm 8 once for the context z (1 ≤ ℓ_z ≤ l_max, ids < N_V): Z, and every
+// decoder layer's cross-attention keys and values of Z. Resets the decoded sequence.
+template <class T, class cfg>
+status try_encode(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
+                  std::span<const token> z) noexcept {
+    const input_report r = detail::inspect<EDTransformer<T, cfg>>(z, "z");
+    if (r.code != status::ok)
+        return r.code;
+    constexpr T eps = detail::eps_of<T, cfg>;
+    detail::embed_sequence(m, z, c.Z);  // 1–3
+    detail::forward_stack<workspace_kind::inference>(m.encoder.layers, c.Z, c.encoder, eps);  // 4
+    for (std::size_t l = 0; l < EDTransformer<T, cfg>::L_dec; ++l) {
+        const auto& p = m.decoder.layers[l].cross_attn;
+        auto& kv = c.layers[l].cross;
+        kv.K.resize_cols(z.size());
+        kv.V.resize_cols(z.size());
+        matmul(p.W_k, c.Z[0],
+               kv.K);  // 16: K ← W_k Z + b_k 1ᵀ                        (H·d_attn, l_z)
+        add_bias(kv.K, p.b_k);
+        matmul(p.W_v, c.Z[0],
+               kv.V);  // 16: V ← W_v Z + b_v 1ᵀ                        (H·d_mid, l_z)
+        add_bias(kv.V, p.b_v);
+    }
+    c.encoded = true;
+    reset(c);
+    return status::ok;
+}
+
+template <class T, class cfg>
+status try_append(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
+                  token x) noexcept {
+    if (!c.encoded)
+        return status::no_context;
+    const status s = detail::check_step<EDTransformer<T, cfg>>(c.n, x);
+    if (s == status::ok)
+        detail::decode_step(m, c, x);
+    return s;
+}
+
+template <class T, class cfg>
+status try_prefill(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
+                   std::span<const token> prompt) noexcept {
+    if (!c.encoded)
+        return status::no_context;
+    const input_report r = detail::inspect<EDTransformer<T, cfg>>(prompt, "x");
+    if (r.code != status::ok)
+        return r.code;
+    reset(c);
+    for (const token x : prompt)
+        detail::decode_step(m, c, x);
+    return status::ok;
+}
+
+// ---- both ----
+
+// The newest position's logits W_u X̃[:, t] (N_V), valid until the cache's next step.
+template <class Cache>
+auto logits(const Cache& c) noexcept {
+    return c.logits.col(0);
+}
+
+// P[:, t] = softmax(logits) of the newest position into P (N_V).
+template <class Cache, class PV>
+void probabilities(const Cache& c, PV&& P) noexcept {
+    using T = typename Cache::value_type;
+    const auto l = logits(c);
+    T m = l[0];
+    for (std::size_t i = 1; i < l.size(); ++i)
+        m = l[i] > m ? l[i] : m;
+    T sum = 0;
+    for (std::size_t i = 0; i < l.size(); ++i)
+        sum += (P[i] = std::exp(l[i] - m));
+    for (std::size_t i = 0; i < l.size(); ++i)
+        P[i] /= sum;
+}
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+// Host forms: throw std::invalid_argument with the status's sentence.
+namespace detail {
+template <class Model>
+void require_ok(status s) {
+    if (s != status::ok) {
+        input_report r{};
+        r.code = s;
+        require_valid<Model>(r);
+    }
+}
+}  // namespace detail
+
+template <class Model>
+void append(const Model& m, kv_cache<Model>& c, token x) {
+    detail::require_ok<Model>(try_append(m, c, x));
+}
+template <class Model>
+void prefill(const Model& m, kv_cache<Model>& c, std::span<const token> prompt) {
+    if (const input_report r = detail::inspect<Model>(prompt, "x"); r.code != status::ok)
+        detail::require_valid<Model>(r);
+    detail::require_ok<Model>(try_prefill(m, c, prompt));
+}
+template <class T, class cfg>
+void encode(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
+            std::span<const token> z) {
+    if (const input_report r = detail::inspect<EDTransformer<T, cfg>>(z, "z"); r.code != status::ok)
+        detail::require_valid<EDTransformer<T, cfg>>(r);
+    detail::require_ok<EDTransformer<T, cfg>>(try_encode(m, c, z));
+}
+#endif
+
+}  // namespace typeformer

@@ -1,0 +1,118 @@
+// The KV cache's P column equals the full forward pass's, at every position up to l_max.
+#include <memory>
+#include <vector>
+
+#include "infer_support.hpp"
+
+namespace tf = typeformer;
+using namespace tf::testing;
+
+namespace {
+
+// Appends x token by token and compares each step's logits with column t of logits(model, x)
+// computed by the full forward pass (Algorithm 10 over the whole sequence).
+template <class Model>
+void expect_decoder_matches_full_pass(std::uint64_t seed) {
+    using T = typename Model::value_type;
+    constexpr std::size_t NV = Model::N_V::size, l_max = Model::l_max::size;
+    auto m = random_model<Model>(seed);
+    auto ws = std::make_unique<tf::inference_workspace<Model>>();
+    auto cache = std::make_unique<tf::kv_cache<Model>>();
+    const auto x = random_tokens(l_max, NV, seed + 1);
+    const auto full = tf::logits(*m, x, *ws);  // (N_V, l_max)
+    for (std::size_t t = 0; t < l_max; ++t) {
+        ASSERT_EQ(tf::try_append(*m, *cache, x[t]), tf::status::ok);
+        ASSERT_EQ(cache->length(), t + 1);
+        const auto step = tf::logits(*cache);
+        for (std::size_t i = 0; i < NV; ++i)
+            EXPECT_TRUE(close(step[i], full(i, t), tol<T>, tol<T>))
+                << "position " << t << " id " << i;
+    }
+    // Full: the next token is refused and nothing changes.
+    EXPECT_EQ(tf::try_append(*m, *cache, 0), tf::status::context_full);
+    EXPECT_EQ(cache->length(), l_max);
+    // prefill = reset + the same appends
+    ASSERT_EQ(tf::try_prefill(*m, *cache, std::span(x).first(3)), tf::status::ok);
+    EXPECT_EQ(cache->length(), 3u);
+    for (std::size_t i = 0; i < NV; ++i)
+        EXPECT_TRUE(close(tf::logits(*cache)[i], full(i, 2), tol<T>, tol<T>));
+}
+
+TEST(KVCache, DTransformerEqualsFullForwardAtEveryPosition) {
+    expect_decoder_matches_full_pass<tf::DTransformer<double, cfg_plain>>(11);
+    expect_decoder_matches_full_pass<tf::DTransformer<double, cfg_variants>>(12);
+    expect_decoder_matches_full_pass<tf::DTransformer<float, cfg_plain>>(13);
+    expect_decoder_matches_full_pass<tf::DTransformer<float, cfg_variants>>(14);
+}
+
+template <class Model>
+void expect_ed_matches_full_pass(std::uint64_t seed, std::size_t l_z) {
+    using T = typename Model::value_type;
+    constexpr std::size_t NV = Model::N_V::size, l_max = Model::l_max::size;
+    auto m = random_model<Model>(seed);
+    auto ws = std::make_unique<tf::inference_workspace<Model>>();
+    auto cache = std::make_unique<tf::kv_cache<Model>>();
+    const auto z = random_tokens(l_z, NV, seed + 1);
+    const auto x = random_tokens(l_max, NV, seed + 2);
+    const auto full = tf::logits(*m, z, x, *ws);
+    EXPECT_EQ(tf::try_append(*m, *cache, x[0]), tf::status::no_context);
+    ASSERT_EQ(tf::try_encode(*m, *cache, z), tf::status::ok);
+    for (std::size_t t = 0; t < l_max; ++t) {
+        ASSERT_EQ(tf::try_append(*m, *cache, x[t]), tf::status::ok);
+        const auto step = tf::logits(*cache);
+        for (std::size_t i = 0; i < NV; ++i)
+            EXPECT_TRUE(close(step[i], full(i, t), tol<T>, tol<T>))
+                << "position " << t << " id " << i;
+    }
+}
+
+TEST(KVCache, EDTransformerEqualsFullForwardAtEveryPosition) {
+    expect_ed_matches_full_pass<tf::EDTransformer<double, cfg_plain>>(21, 7);
+    expect_ed_matches_full_pass<tf::EDTransformer<double, cfg_variants>>(22, 8);
+    expect_ed_matches_full_pass<tf::EDTransformer<float, cfg_plain>>(23, 1);
+    expect_ed_matches_full_pass<tf::EDTransformer<float, cfg_variants>>(24, 5);
+}
+
+// The cost is linear: a step computes only its own key and value. After W_k changes, a step
+// leaves the cached keys of earlier positions as they were (bit for bit), so its logits differ
+// from a full pass that recomputes every key with the new W_k.
+TEST(KVCache, AStepDoesNotRecomputeCachedKeysAndValues) {
+    using Model = tf::DTransformer<double, cfg_plain>;
+    auto m = random_model<Model>(31);
+    auto cache = std::make_unique<tf::kv_cache<Model>>();
+    auto ws = std::make_unique<tf::inference_workspace<Model>>();
+    const auto x = random_tokens(6, cfg_plain::N_V, 32);
+    ASSERT_EQ(tf::try_prefill(*m, *cache, std::span(x).first(5)), tf::status::ok);
+    const auto K_before = cache->layers[0].K;
+    auto m2 = std::make_unique<Model>(*m);
+    for (auto& w : leaf_span(m2->layers[0].attn.W_k))
+        w *= 1.5;
+    ASSERT_EQ(tf::try_append(*m2, *cache, x[5]), tf::status::ok);
+    for (std::size_t t = 0; t < 5; ++t)
+        for (std::size_t r = 0; r < K_before.rows(); ++r)
+            EXPECT_EQ(cache->layers[0].K(r, t), K_before(r, t));
+    const auto full2 = tf::logits(*m2, x, *ws);
+    double diff = 0;
+    for (std::size_t i = 0; i < cfg_plain::N_V; ++i)
+        diff = std::max(diff, std::fabs(tf::logits(*cache)[i] - full2(i, 5)));
+    EXPECT_GT(diff, 1e-6);  // the old keys were not recomputed with the new W_k
+}
+
+TEST(KVCache, BadTokensAndPromptsChangeNothing) {
+    using Model = tf::DTransformer<double, cfg_plain>;
+    auto m = random_model<Model>(41);
+    auto cache = std::make_unique<tf::kv_cache<Model>>();
+    const std::vector<tf::token> x = {1, 2, 3};
+    ASSERT_EQ(tf::try_prefill(*m, *cache, x), tf::status::ok);
+    EXPECT_EQ(tf::try_append(*m, *cache, cfg_plain::N_V), tf::status::token_out_of_range);
+    EXPECT_EQ(tf::try_prefill(*m, *cache, {}), tf::status::empty_sequence);
+    const std::vector<tf::token> too_long(cfg_plain::l_max + 1, 0);
+    EXPECT_EQ(tf::try_prefill(*m, *cache, too_long), tf::status::sequence_too_long);
+    const std::vector<tf::token> bad = {1, 99};
+    EXPECT_EQ(tf::try_prefill(*m, *cache, bad), tf::status::token_out_of_range);
+    EXPECT_EQ(cache->length(), 3u);
+    EXPECT_THROW(tf::append(*m, *cache, 99), std::invalid_argument);
+    EXPECT_THROW(tf::prefill(*m, *cache, bad), std::invalid_argument);
+}
+
+}  // namespace
