@@ -8,7 +8,8 @@
 //   params                         the generic walk: names, init, zero, counts
 //   models/                        Algorithms 8–10: EDTransformer, ETransformer, DTransformer,
 //                                  their workspaces, forward / logits / backward
-//   train/                         Algorithms 11–13's losses (loss_and_grad), SGD, Adam(W),
+//   train/                         Algorithms 11–13: DTraining, ETraining, EDTraining, their
+//                                  losses (loss_and_grad), SGD, AdamW, clipping, schedules,
 //                                  footprint<Model> (bytes of a training or inference set-up)
 //   infer/                         Algorithms 14, 15: sampling, the KV cache, DInference,
 //                                  EDInference, fill-mask
@@ -47,6 +48,12 @@
 #include "infer/sampling.hpp"
 
 #include "train/adam.hpp"
+#include "train/clip.hpp"
+#include "train/dtraining.hpp"
+#include "train/edtraining.hpp"
+#include "train/etraining.hpp"
 #include "train/footprint.hpp"
 #include "train/loss.hpp"
+#include "train/schedule.hpp"
 #include "train/sgd.hpp"
+#include "train/training.hpp"

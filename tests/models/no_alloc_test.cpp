@@ -11,6 +11,10 @@
 
 #include <typeformer/typeformer.hpp>
 
+// The replacements below pair malloc/aligned_alloc with free themselves; g++ 12's
+// -Wmismatched-new-delete cannot see that once they are inlined into a caller's delete.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 namespace {
 long allocations = 0;
 }
@@ -76,6 +80,31 @@ TEST(NoAllocation, DTransformerForwardBackwardAndSteps) {
                   (void)tf::loss_and_grad(*m, x, *g, *ws);
                   tf::sgd_step(*m, *g, 0.01f);
                   tf::adam_step(*m, *g, *adam, {});
+              }),
+              0);
+}
+
+TEST(NoAllocation, TrainingLoops) {
+    using M = tf::DTransformer<float, cfg>;
+    using ME = tf::ETransformer<float, cfg>;
+    auto m = std::make_unique<M>();
+    auto me = std::make_unique<ME>();
+    auto st = std::make_unique<tf::training_state<M>>();
+    auto est = std::make_unique<tf::training_state<ME>>();
+    tf::init(*m, 6);
+    tf::init(*me, 7);
+    const std::vector<std::vector<tf::token>> data = {{1, 2, 3, 4}, {5, 6, 7}, {8, 9, 10, 11, 12}};
+    tf::training_options o{.epochs = 2,
+                           .batch_size = 2,
+                           .lr = 1e-3,
+                           .weight_decay = 0.1,
+                           .clip_norm = 1.0,
+                           .schedule = {.warmup_steps = 2, .decay_steps = 4}};
+    o.bert_replacement = true;
+    EXPECT_EQ(allocations_of([&] {
+                  st->epoch = 0, est->epoch = 0;
+                  (void)tf::DTraining(*m, data, o, *st);
+                  (void)tf::ETraining(*me, data, o, *est);
               }),
               0);
 }

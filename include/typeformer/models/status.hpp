@@ -40,6 +40,11 @@ enum class status {
     context_full,         // prompt + generation reached l_max (context_policy::error)
     output_too_small,     // the caller's output buffer cannot hold the result
     no_context,           // EDTransformer decoding before encode(z)
+    invalid_learning_rate,     // Algorithms 11–13: η must be finite and > 0
+    invalid_p_mask,            // Algorithm 12: p_mask must be in (0, 1)
+    invalid_adam_options,      // Adam: β1, β2 ∈ [0, 1), ε > 0, weight decay ≥ 0, all finite
+    invalid_training_options,  // batch_size ≥ 1, clip_norm ≥ 0 and finite, min_lr ≥ 0
+    non_finite,                // a loss or gradient was NaN or ∞: the step was not applied
 };
 
 constexpr const char* status_message(status s) noexcept {
@@ -66,6 +71,16 @@ constexpr const char* status_message(status s) noexcept {
             return "the output buffer is too small";
         case status::no_context:
             return "no context: call encode(model, cache, z) before decoding";
+        case status::invalid_learning_rate:
+            return "the learning rate eta must be finite and > 0";
+        case status::invalid_p_mask:
+            return "p_mask must be in (0, 1)";
+        case status::invalid_adam_options:
+            return "Adam needs beta1, beta2 in [0, 1), eps > 0 and weight_decay >= 0, all finite";
+        case status::invalid_training_options:
+            return "training needs batch_size >= 1, a finite clip_norm >= 0 and min_lr >= 0";
+        case status::non_finite:
+            return "NaN or infinity in the loss or the gradient: the step was not applied";
     }
     return "unknown status";
 }

@@ -16,7 +16,9 @@
 //   m ← β1·m + (1 − β1)·g
 //   v ← β2·v + (1 − β2)·g²
 //   θ ← θ − (lr / (1 − β1^t)) · m / (√v / √(1 − β2^t) + ε)
-// With weight_decay = 0 (the default) both are plain Adam.
+// With weight_decay = 0 (the default) both are plain Adam. decay_gains_and_biases = false leaves
+// the layer norms' γ, β and every bias b_* undecayed (PyTorch: a second parameter group with
+// weight_decay 0), as GPT-2-style training does; true (the default here) decays every tensor.
 #pragma once
 
 #include <cmath>
@@ -47,7 +49,16 @@ struct adam_options {
     double eps = 1e-8;
     double weight_decay = 0.0;  // λ
     weight_decay_mode decay = weight_decay_mode::decoupled;
+    bool decay_gains_and_biases = true;
 };
+
+// The status of Adam's hyperparameters: lr > 0, β1, β2 ∈ [0, 1), ε > 0, λ ≥ 0, all finite.
+constexpr bool valid_adam_options(const adam_options& o) noexcept {
+    auto finite = [](double v) { return v == v && v - v == 0.0; };
+    return finite(o.lr) && o.lr > 0 && finite(o.beta1) && o.beta1 >= 0 && o.beta1 < 1 &&
+           finite(o.beta2) && o.beta2 >= 0 && o.beta2 < 1 && finite(o.eps) && o.eps > 0 &&
+           finite(o.weight_decay) && o.weight_decay >= 0;
+}
 
 // One Adam(W) step: θ is updated in place; m, v and t in `state`. grads is read only.
 template <class Model>
@@ -64,7 +75,7 @@ void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
     const bool l2 = opt.decay == weight_decay_mode::l2 && opt.weight_decay != 0.0;
 
     for_each_param_zip(
-        [&](const param_name&, auto& p, const auto& g, auto& m, auto& v) {
+        [&](const param_name& name, auto& p, const auto& g, auto& m, auto& v) {
             using Leaf = std::remove_cvref_t<decltype(p)>;
             using T = typename Leaf::value_type;
             const T beta1 = static_cast<T>(opt.beta1),
@@ -82,11 +93,14 @@ void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
             T* __restrict mp = m.data();
             T* __restrict vp = v.data();
             constexpr std::size_t n = leaf_elements<Leaf>;
-            if (decoupled)
+            const bool decays = opt.decay_gains_and_biases ||
+                                init_kind_of(name.leaf()) == init_kind::normal;  // not γ, β, b_*
+            const bool l2_here = l2 && decays;
+            if (decoupled && decays)
                 for (std::size_t i = 0; i < n; ++i)
                     theta[i] *= keep;
             for (std::size_t i = 0; i < n; ++i) {
-                const T gi = l2 ? grad[i] + lambda * theta[i] : grad[i];
+                const T gi = l2_here ? grad[i] + lambda * theta[i] : grad[i];
                 mp[i] = mp[i] * beta1 + one_minus_beta1 * gi;
                 vp[i] = vp[i] * beta2 + one_minus_beta2 * (gi * gi);
                 const T denom = std::sqrt(vp[i]) / bc2_sqrt + eps;

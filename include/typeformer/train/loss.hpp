@@ -89,6 +89,14 @@ auto loss_from_logits(const Targets& target, const WS& ws) noexcept {
     return sum;
 }
 
+// Given targets: column t is scored against targets[t] (no_target: not at all). BERT's 80/10/10
+// masking scores positions that were replaced by a random token or left unchanged as well.
+struct given_targets {
+    std::span<const token> targets;
+    std::size_t columns() const noexcept { return targets.size(); }
+    token operator()(std::size_t t) const noexcept { return targets[t]; }
+};
+
 // The targets' validity for Algorithm 12 (x̃ is the model input, x the targets).
 template <class Model>
 input_report inspect_masked(std::span<const token> x_tilde, std::span<const token> x) noexcept {
@@ -190,6 +198,28 @@ T loss_and_grad(const ETransformer<T, cfg>& model, std::span<const token> x_tild
                          *std::make_unique<training_workspace<ETransformer<T, cfg>>>());
 }
 #endif
+
+// Algorithm 12's loss with the scored positions given explicitly: −Σ_{t: targets[t] ≠ no_target}
+// log P_θ[targets[t], t], P_θ = ETransformer(x̃). ETraining's BERT replacement uses it; with
+// targets[t] = x[t] exactly where x̃[t] = mask_token it is the loss above.
+template <class T, class cfg>
+status try_loss_and_grad_targets(const ETransformer<T, cfg>& model, std::span<const token> x_tilde,
+                                 std::span<const token> targets, ETransformer<T, cfg>& grads,
+                                 training_workspace<ETransformer<T, cfg>>& ws, T& loss) noexcept {
+    using model_type = ETransformer<T, cfg>;
+    input_report r = detail::inspect<model_type>(x_tilde, "x_tilde");
+    if (r.code == status::ok && targets.size() != x_tilde.size())
+        r.code = status::length_mismatch;
+    for (std::size_t t = 0; r.code == status::ok && t < targets.size(); ++t)
+        if (targets[t] != no_target && targets[t] >= model_type::N_V::size)
+            r.code = status::token_out_of_range;
+    if (r.code != status::ok)
+        return r.code;
+    detail::model_impl<model_type>::logits(model, x_tilde, ws);                    // 8
+    loss = detail::loss_backward_from_logits(detail::given_targets{targets}, ws);  // 9
+    detail::model_impl<model_type>::backward(model, x_tilde, ws, grads);
+    return status::ok;
+}
 
 // The loss alone: Algorithm 12 line 9 at θ.
 template <class T, class cfg, workspace_kind K>

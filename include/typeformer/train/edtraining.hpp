@@ -1,0 +1,49 @@
+// Algorithm 11: θ̂ ← EDTraining(z_{1:N_data}, x_{1:N_data}, θ), training a seq2seq
+// EDTransformer, with the minibatches, AdamW, clipping and schedule of train/training.hpp.
+//
+//   data          N_data pairs (z_n, x_n): data[n].first / .second (std::pair) or .z / .x,
+//                 each converting to std::span<const token>, 1 ≤ length ≤ l_max
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "../models/edtransformer.hpp"
+#include "loss.hpp"
+#include "training.hpp"
+
+namespace typeformer {
+
+namespace detail {
+template <class Pair>
+std::span<const token> context_of(const Pair& p) noexcept {
+    if constexpr (requires { p.z; })
+        return std::span<const token>(p.z);
+    else
+        return std::span<const token>(p.first);
+}
+template <class Pair>
+std::span<const token> primary_of(const Pair& p) noexcept {
+    if constexpr (requires { p.x; })
+        return std::span<const token>(p.x);
+    else
+        return std::span<const token>(p.second);
+}
+}  // namespace detail
+
+template <class T, class cfg, class Dataset, class Observer = detail::no_observer>
+status EDTraining(EDTransformer<T, cfg>& model, const Dataset& data, const training_options& opt,
+                  training_state<EDTransformer<T, cfg>>& st, Observer&& observer = {}) {
+    using model_type = EDTransformer<T, cfg>;
+    auto gradient = [&](std::size_t n, model_type& grads, training_workspace<model_type>& ws,
+                        T& loss, std::size_t& tokens) {
+        const auto z = detail::context_of(data[n]);
+        const auto x = detail::primary_of(data[n]);  // 3: ℓ ← length(x_n)
+        tokens = x.empty() ? 0 : x.size() - 1;
+        // 4: P_θ ← EDTransformer(z_n, x_n | θ);  5: loss(θ) = −Σ_{t=1}^{ℓ−1} log P_θ[x_n[t+1], t]
+        return try_loss_and_grad(model, z, x, grads, ws, loss);
+    };
+    return detail::train_loop(model, std::size(data), gradient, opt, st, observer);
+}
+
+}  // namespace typeformer

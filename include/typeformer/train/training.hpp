@@ -1,0 +1,236 @@
+// What the training Algorithms 11–13 share: their options, the caller-owned state a run needs,
+// the report of each step, and the step itself. DTraining, ETraining and EDTraining
+// (dtraining.hpp, etraining.hpp, edtraining.hpp) supply one sequence's gradient; this file turns
+// the paper's θ ← θ − η·∇loss(θ) into what practitioners run (§8):
+//
+//   minibatches     the gradient of B sequences is the sum of theirs (loss_and_grad adds), or
+//                   their mean (loss_reduction::mean_per_sequence), or the per-token mean
+//                   (mean_per_token: η does not depend on sequence length)
+//   optimizer       sgd (the paper's update) or adamw (decoupled weight decay; γ, β and biases
+//                   undecayed unless decay_gains_and_biases)
+//   clip_norm       ∇ ← ∇·c/‖∇‖ when ‖∇‖ > c (one global L2 norm)
+//   schedule        linear warm-up and cosine decay of η (schedule.hpp)
+//   shuffle         each epoch visits the dataset in a seeded order
+//   observer        called after every step with a step_report; returning false stops the run
+//
+// A NaN or ∞ loss or gradient is reported (status::non_finite, with the step) and the step is
+// not applied: the model, the optimiser state and the position in the data stay at the last
+// good step, so the run can be resumed (e.g. with a smaller η) from the same state.
+//
+// The state (gradients, Adam's m and v, a training workspace, counters, the generator) belongs
+// to the caller: allocate it once (`std::make_unique<tf::training_state<Model>>()` on a host, a
+// static object on a microcontroller); a step allocates nothing. Running the same algorithm again
+// with the same state continues where it stopped (checkpoints: io/checkpoint.hpp).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "../models/status.hpp"
+#include "../models/workspace.hpp"
+#include "../random.hpp"
+#include "../token.hpp"
+#include "adam.hpp"
+#include "clip.hpp"
+#include "schedule.hpp"
+#include "sgd.hpp"
+
+namespace typeformer {
+
+enum class optimizer { sgd, adamw };
+enum class loss_reduction { sum, mean_per_sequence, mean_per_token };
+
+struct training_options {
+    std::size_t epochs = 1;      // N_epochs
+    std::size_t batch_size = 1;  // sequences per step (the paper's algorithms: 1)
+    optimizer method = optimizer::adamw;
+    double lr = 1e-3;  // η; the peak under a schedule
+    double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+    double weight_decay = 0.0;            // AdamW's λ (decoupled)
+    bool decay_gains_and_biases = false;  // decay γ, β, b_* too
+    double clip_norm = 0.0;               // 0: no clipping
+    lr_schedule schedule{};               // warm-up and cosine decay
+    loss_reduction reduction = loss_reduction::sum;
+    double p_mask = 0.15;           // Algorithm 12: the probability that a token is masked
+    bool bert_replacement = false;  // Algorithm 12: of the chosen tokens, 80% mask, 10% random,
+                                    // 10% unchanged (BERT), all scored; false: the paper's rule
+    bool shuffle = true;
+    std::uint64_t seed = 0;  // shuffling and masking
+};
+
+// The status of options (before anything is touched).
+inline status check_training_options(const training_options& o) noexcept {
+    auto finite = [](double v) { return std::isfinite(v); };
+    if (!finite(o.lr) || o.lr <= 0)
+        return status::invalid_learning_rate;
+    if (o.batch_size == 0 || !finite(o.clip_norm) || o.clip_norm < 0 ||
+        !finite(o.schedule.min_lr) || o.schedule.min_lr < 0)
+        return status::invalid_training_options;
+    if (o.method == optimizer::adamw && !valid_adam_options({.lr = o.lr,
+                                                             .beta1 = o.beta1,
+                                                             .beta2 = o.beta2,
+                                                             .eps = o.eps,
+                                                             .weight_decay = o.weight_decay}))
+        return status::invalid_adam_options;
+    return status::ok;
+}
+
+// What the observer sees after each step.
+struct step_report {
+    std::uint64_t step = 0;   // steps applied so far, this one included (1-based)
+    std::uint64_t epoch = 0;  // 0-based
+    double loss = 0;          // the batch's loss under the reduction
+    double loss_sum = 0;      // Σ over the batch of the paper's loss (sums over positions)
+    std::size_t tokens = 0;   // positions scored in the batch
+    std::size_t sequences = 0;
+    double lr = 0;             // η applied in this step
+    double grad_norm = 0;      // ‖∇‖ before clipping
+    status code = status::ok;  // non_finite: this step was not applied
+};
+
+template <class Model>
+struct training_state {
+    using T = typename Model::value_type;
+    static constexpr std::size_t l_max = Model::traits::l_max::size;
+
+    Model grads{};                           // ∇loss(θ), the model's type
+    adam_state<Model> adam{};                // m, v, t
+    training_workspace<Model> ws{};          // activations of one sequence at l_max
+    std::uint64_t step = 0;                  // steps applied
+    std::uint64_t epoch = 0;                 // the current epoch, 0-based
+    std::uint64_t next = 0;                  // sequences of this epoch done
+    std::uint64_t order_a = 1, order_b = 0;  // this epoch's order: n ↦ (a·n + b) mod N_data
+    rng gen{0};                              // shuffling and masking
+    bool started = false;                    // gen seeded from the options
+    std::array<token, l_max> x_tilde{}, targets{};  // Algorithm 12's masked copy and targets
+};
+
+namespace detail {
+
+inline std::uint64_t gcd64(std::uint64_t a, std::uint64_t b) noexcept {
+    while (b != 0)
+        a = std::exchange(b, a % b);
+    return a;
+}
+
+// A seeded order of [0, n) without memory: n ↦ (a·n + b) mod N with a coprime to N.
+template <class State>
+void new_epoch_order(State& st, std::size_t n_data, bool shuffle) noexcept {
+    st.order_a = 1;
+    st.order_b = 0;
+    if (!shuffle || n_data < 2)
+        return;
+    const auto N = static_cast<std::uint32_t>(n_data);
+    do
+        st.order_a = 1 + prng::uniform_below(st.gen, N - 1);
+    while (gcd64(st.order_a, N) != 1);
+    st.order_b = prng::uniform_below(st.gen, N);
+}
+
+template <class State>
+std::size_t data_index(const State& st, std::size_t i, std::size_t n_data) noexcept {
+    return static_cast<std::size_t>((st.order_a * i + st.order_b) % n_data);
+}
+
+template <class F, class R>
+bool notify(F& observer, const R& r) {
+    if constexpr (std::is_same_v<decltype(observer(r)), void>) {
+        observer(r);
+        return true;
+    } else {
+        return static_cast<bool>(observer(r));
+    }
+}
+
+struct no_observer {
+    constexpr bool operator()(const step_report&) const noexcept { return true; }
+};
+
+// The loop of Algorithms 11–13 with minibatches. gradient(n, grads, ws, loss, tokens) adds
+// ∇loss of dataset element n into grads (loss_and_grad's convention) and returns a status.
+template <class Model, class Gradient, class Observer>
+status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
+                  const training_options& opt, training_state<Model>& st, Observer& observer) {
+    using T = typename Model::value_type;
+    if (const status s = check_training_options(opt); s != status::ok)
+        return s;
+    if (n_data == 0)
+        return status::ok;
+    if (!st.started) {
+        st.gen = rng(opt.seed);
+        new_epoch_order(st, n_data, opt.shuffle);
+        st.started = true;
+    }
+    while (st.epoch < opt.epochs) {  // 1: for i = 1, 2, …, N_epochs
+        const std::size_t batch = std::min<std::size_t>(opt.batch_size, n_data - st.next);
+        const rng gen_before = st.gen;  // restored if the step is refused
+        zero(st.grads);
+        step_report r{};
+        r.epoch = st.epoch;
+        r.sequences = batch;
+        for (std::size_t b = 0; b < batch; ++b) {  // 2: for n = 1, 2, … N_data (B at a time)
+            const std::size_t n = data_index(st, st.next + b, n_data);
+            T loss{};
+            std::size_t tokens = 0;
+            if (const status s = gradient(n, st.grads, st.ws, loss, tokens); s != status::ok) {
+                st.gen = gen_before;
+                return s;  // a bad sequence in the data: nothing was applied
+            }
+            r.loss_sum += static_cast<double>(loss);
+            r.tokens += tokens;
+        }
+        double scale = 1.0;
+        if (opt.reduction == loss_reduction::mean_per_token)
+            scale = r.tokens > 0 ? 1.0 / static_cast<double>(r.tokens) : 0.0;
+        else if (opt.reduction == loss_reduction::mean_per_sequence)
+            scale = 1.0 / static_cast<double>(batch);
+        if (scale != 1.0)
+            scale_params(st.grads, scale);
+        r.loss = r.loss_sum * scale;
+        r.grad_norm = grad_norm(st.grads);
+        r.lr = learning_rate(opt.schedule, opt.lr, st.step);
+        if (!std::isfinite(r.loss) || !std::isfinite(r.grad_norm)) {
+            st.gen = gen_before;
+            r.step = st.step;
+            r.code = status::non_finite;
+            notify(observer, r);
+            return status::non_finite;
+        }
+        if (opt.clip_norm > 0 && r.grad_norm > 0) {
+            const double coef = opt.clip_norm / (r.grad_norm + 1e-6);
+            if (coef < 1.0)
+                scale_params(st.grads, coef);
+        }
+        // 6: θ ← θ − η·∇loss(θ), or AdamW
+        if (opt.method == optimizer::sgd)
+            sgd_step(model, st.grads, r.lr);
+        else
+            adam_step(model, st.grads, st.adam,
+                      {.lr = r.lr,
+                       .beta1 = opt.beta1,
+                       .beta2 = opt.beta2,
+                       .eps = opt.eps,
+                       .weight_decay = opt.weight_decay,
+                       .decay = weight_decay_mode::decoupled,
+                       .decay_gains_and_biases = opt.decay_gains_and_biases});
+        r.step = ++st.step;
+        st.next += batch;
+        if (st.next == n_data) {  // 8: the epoch's end
+            st.next = 0;
+            ++st.epoch;
+            new_epoch_order(st, n_data, opt.shuffle);
+        }
+        if (!notify(observer, r))
+            return status::ok;
+    }
+    return status::ok;  // 9: return θ̂ = θ
+}
+
+}  // namespace detail
+
+}  // namespace typeformer
