@@ -7,5 +7,6 @@
 
 #include "typeformer.hpp"
 
+#include "io/checkpoint.hpp"
 #include "io/format.hpp"
 #include "io/safetensors.hpp"

@@ -5,6 +5,8 @@
 //   load_state(model, bytes [, source])    the same from memory (tests, fuzzers, embedded blobs)
 //   save_state(model [, dtype]) -> bytes   the same file image in memory
 //   try_load / try_load_state / try_save   the same without exceptions: -> result{code, message}
+//   metadata                               string pairs of the header's "__metadata__": written
+//                                          by try_save(…, md), read back by try_load(…, &md)
 //
 // Names come from the generic walk (params.hpp: `layers.0.attn.W_q`), shapes are the
 // paper's (file_shape: W_q is [H, d_attn, d_e]), data row-major, little-endian. Loading
@@ -75,6 +77,9 @@ enum class status : std::uint8_t {
     bad_dtype,    // unknown, or not a floating type load converts from
     bad_offsets,  // data_offsets out of range, inconsistent, overlapping or with gaps
 };
+
+// The "__metadata__" entries of a file (besides "format": "pt", which every file has).
+using metadata = std::vector<std::pair<std::string, std::string>>;
 
 struct result {
     status code = status::ok;
@@ -886,10 +891,28 @@ inline std::size_t dtype_size(dtype d) noexcept {
     return d == dtype::f64 ? 8 : d == dtype::f32 ? 4 : 2;
 }
 
+// A JSON string literal of s (UTF-8 passes through; quotes, backslashes, controls escaped).
+inline std::string json_string(std::string_view s) {
+    std::string out = "\"";
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '"' || c == '\\')
+            out += '\\', out += ch;
+        else if (c < 0x20)
+            out += fmt::format("\\u{:04x}", c);
+        else
+            out += ch;
+    }
+    return out + '"';
+}
+
 // The header JSON, padded with spaces to a multiple of 8 bytes (so the data starts aligned).
 template <class Model>
-std::string make_header(const Model& model, dtype dt) {
-    std::string h = R"({"__metadata__":{"format":"pt"})";
+std::string make_header(const Model& model, dtype dt, const metadata& md = {}) {
+    std::string h = R"({"__metadata__":{"format":"pt")";
+    for (const auto& [key, value] : md)
+        h += ',' + json_string(key) + ':' + json_string(value);
+    h += '}';
     std::uint64_t offset = 0;
     for_each_param(model, [&](const param_name& name, const auto& leaf) {
         constexpr auto shape = file_shape<decltype(leaf)>;
@@ -908,8 +931,8 @@ std::string make_header(const Model& model, dtype dt) {
 
 // Streams the file image to sink(const std::byte*, std::size_t) -> bool; false stops.
 template <class Model, class Sink>
-bool write_image(const Model& model, dtype dt, Sink&& sink) {
-    const std::string header = make_header(model, dt);
+bool write_image(const Model& model, dtype dt, Sink&& sink, const metadata& md = {}) {
+    const std::string header = make_header(model, dt, md);
     std::byte len[8];
     put_le64(len, header.size());
     if (!sink(len, 8))
@@ -960,7 +983,8 @@ inline std::filesystem::path temp_path_for(const std::filesystem::path& path) {
 template <class Model>
     requires param_struct<Model> result try_load_state(Model& model,
                                                        std::span<const std::byte> bytes,
-                                                       std::string_view source = "<memory>") {
+                                                       std::string_view source = "<memory>",
+                                                       metadata* md = nullptr) {
         const std::string src = detail::printable(source);
         if (bytes.size() < 8)
             return detail::make_error(
@@ -982,11 +1006,14 @@ template <class Model>
         if (auto r = detail::plan_load(model, header, bytes.size() - 8 - n, src, plan); !r)
             return r;
         detail::apply_load(model, plan, bytes.data() + 8 + n);
+        if (md)
+            *md = std::move(plan.header.metadata);
         return {};
     }
 
 template <class Model>
-    requires param_struct<Model> result try_load(Model& model, const std::filesystem::path& path) {
+    requires param_struct<Model> result try_load(Model& model, const std::filesystem::path& path,
+                                                 metadata* md = nullptr) {
         const std::string src = detail::printable(path.string());
         std::FILE* f = std::fopen(path.string().c_str(), "rb");
         if (!f)
@@ -1038,6 +1065,8 @@ template <class Model>
             return detail::make_error(status::io_error, src,
                                       "read error in the tensor data (did the file change?)");
         detail::apply_load(model, plan, data.data());
+        if (md)
+            *md = std::move(plan.header.metadata);
         return {};
     }
 
@@ -1057,7 +1086,7 @@ template <class Model>
 template <class Model>
     requires param_struct<Model> result try_save(const Model& model,
                                                  const std::filesystem::path& path,
-                                                 dtype dt = dtype::f32) {
+                                                 dtype dt = dtype::f32, const metadata& md = {}) {
         const std::string dst = detail::printable(path.string());
         auto fail = [&](status s, const std::string& what) {
             return result{s, fmt::format("typeformer::io: cannot save {}: {}", dst, what)};
@@ -1074,12 +1103,15 @@ template <class Model>
                         fmt::format("cannot create {}: {}", detail::printable(tmp.string()),
                                     detail::errno_text(errno)));
         int err = 0;
-        bool ok = detail::write_image(model, dt, [&](const std::byte* p, std::size_t n) {
-            if (std::fwrite(p, 1, n, f) == n)
-                return true;
-            err = errno;
-            return false;
-        });
+        bool ok = detail::write_image(
+            model, dt,
+            [&](const std::byte* p, std::size_t n) {
+                if (std::fwrite(p, 1, n, f) == n)
+                    return true;
+                err = errno;
+                return false;
+            },
+            md);
         if (ok && std::fflush(f) != 0)
             ok = false, err = errno;
 #if TYPEFORMER_IO_POSIX

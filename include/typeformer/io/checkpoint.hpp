@@ -1,0 +1,288 @@
+// Training checkpoints: everything a run needs to continue as if it had not stopped.
+//
+//   save_checkpoint(path, model, state, options[, tokenizer])     atomic (safetensors' writer)
+//   load_checkpoint(path, model, state[, &options, &tokenizer])   all-or-nothing
+//   try_save_checkpoint / try_load_checkpoint                      the same without exceptions
+//
+// One safetensors file (F64 when the model is double, else F32, so a float run resumes bit for
+// bit): the tensors `model.<name>`, `adam_m.<name>`, `adam_v.<name>` (docs/weights.md's names)
+// and, in "__metadata__", the model's type ("typeformer.model": architecture, scalar, every
+// dimension and variant — a checkpoint loads only into the same type), the counters (step, epoch,
+// position in the epoch and its order, Adam's t), the generator's state, the training options
+// (so the schedule continues) and an opaque tokenizer string (base64; e.g. tokenize::bpe's
+// serialize()). Resuming from it gives bit-identical parameters to not stopping (tests/io).
+#pragma once
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+#include <boost/hana/define_struct.hpp>
+
+#include "../train/training.hpp"
+#include "safetensors.hpp"
+
+namespace typeformer::io {
+
+namespace detail {
+
+// The tensors of a checkpoint, named model.*, adam_m.*, adam_v.* by the generic walk.
+template <class Model>
+struct checkpoint_tensors {
+    BOOST_HANA_DEFINE_STRUCT(checkpoint_tensors, (Model, model), (Model, adam_m), (Model, adam_v));
+};
+
+// "DTransformer<f32> N_V=65 l_max=256 L=6 …": what must agree for a checkpoint to load.
+template <class Model>
+std::string model_signature() {
+    using tr = typename Model::traits;
+    return fmt::format(
+        "{}<f{}> N_V={} l_max={} L={} L_enc={} L_dec={} H={} d_e={} d_mlp={} d_attn={} d_mid={} "
+        "d_f={} norm={} positional={} tied={} gelu={} eps={:.17g}",
+        Model::name, 8 * sizeof(typename Model::value_type), tr::N_V::size, tr::l_max::size, tr::L,
+        tr::L_enc, tr::L_dec, tr::H::size, tr::d_e::size, tr::d_mlp::size, tr::d_attn::size,
+        tr::d_mid::size, tr::d_f::size, static_cast<int>(tr::norm),
+        static_cast<int>(tr::positional), tr::tied ? 1 : 0, static_cast<int>(tr::gelu), tr::eps);
+}
+
+inline constexpr char base64_chars[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+inline std::string base64_encode(std::string_view in) {
+    std::string out;
+    std::uint32_t acc = 0;
+    int bits = 0;
+    for (const char ch : in) {
+        acc = (acc << 8) | static_cast<unsigned char>(ch);
+        bits += 8;
+        while (bits >= 6) {
+            bits -= 6;
+            out += base64_chars[(acc >> bits) & 63];
+        }
+    }
+    if (bits > 0)
+        out += base64_chars[(acc << (6 - bits)) & 63];
+    while (out.size() % 4 != 0)
+        out += '=';
+    return out;
+}
+
+inline bool base64_decode(std::string_view in, std::string& out) {
+    out.clear();
+    std::uint32_t acc = 0;
+    int bits = 0;
+    for (const char ch : in) {
+        if (ch == '=')
+            break;
+        const char* p = std::char_traits<char>::find(base64_chars, 64, ch);
+        if (!p)
+            return false;
+        acc = (acc << 6) | static_cast<std::uint32_t>(p - base64_chars);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((acc >> bits) & 0xFF);
+        }
+    }
+    return true;
+}
+
+inline std::string number(double v) {
+    return fmt::format("{:.17g}", v);
+}
+inline std::string number(std::uint64_t v) {
+    return fmt::format("{}", v);
+}
+
+// Reads a metadata value written by number(); false if absent or malformed.
+template <class V>
+bool read_number(const std::map<std::string, std::string>& md, const std::string& key, V& v) {
+    const auto it = md.find(key);
+    if (it == md.end())
+        return false;
+    const char* first = it->second.data();
+    const char* last = first + it->second.size();
+    if constexpr (std::is_floating_point_v<V>) {
+        char* end = nullptr;
+        const std::string s(first, last);
+        v = std::strtod(s.c_str(), &end);
+        return end == s.c_str() + s.size() && !s.empty();
+    } else {
+        const auto [p, ec] = std::from_chars(first, last, v);
+        return ec == std::errc{} && p == last;
+    }
+}
+
+}  // namespace detail
+
+template <class Model>
+result try_save_checkpoint(const std::filesystem::path& path, const Model& model,
+                           const training_state<Model>& st, const training_options& opt,
+                           std::string_view tokenizer = {}) {
+    auto t = std::make_unique<detail::checkpoint_tensors<Model>>();
+    copy_params(model, t->model);
+    copy_params(st.adam.m, t->adam_m);
+    copy_params(st.adam.v, t->adam_v);
+    const auto g = st.gen.state();
+    using detail::number;
+    const metadata md = {
+        {"typeformer.checkpoint", "1"},
+        {"typeformer.model", detail::model_signature<Model>()},
+        {"step", number(st.step)},
+        {"epoch", number(st.epoch)},
+        {"next", number(st.next)},
+        {"order_a", number(st.order_a)},
+        {"order_b", number(st.order_b)},
+        {"started", st.started ? "1" : "0"},
+        {"adam_step", number(st.adam.step)},
+        {"rng", fmt::format("{},{},{},{}", g[0], g[1], g[2], g[3])},
+        {"opt.epochs", number(std::uint64_t{opt.epochs})},
+        {"opt.batch_size", number(std::uint64_t{opt.batch_size})},
+        {"opt.method", opt.method == optimizer::sgd ? "sgd" : "adamw"},
+        {"opt.lr", number(opt.lr)},
+        {"opt.beta1", number(opt.beta1)},
+        {"opt.beta2", number(opt.beta2)},
+        {"opt.eps", number(opt.eps)},
+        {"opt.weight_decay", number(opt.weight_decay)},
+        {"opt.decay_gains_and_biases", opt.decay_gains_and_biases ? "1" : "0"},
+        {"opt.clip_norm", number(opt.clip_norm)},
+        {"opt.warmup_steps", number(opt.schedule.warmup_steps)},
+        {"opt.decay_steps", number(opt.schedule.decay_steps)},
+        {"opt.min_lr", number(opt.schedule.min_lr)},
+        {"opt.reduction", number(std::uint64_t(static_cast<int>(opt.reduction)))},
+        {"opt.p_mask", number(opt.p_mask)},
+        {"opt.bert_replacement", opt.bert_replacement ? "1" : "0"},
+        {"opt.shuffle", opt.shuffle ? "1" : "0"},
+        {"opt.seed", number(opt.seed)},
+        {"tokenizer", detail::base64_encode(tokenizer)},
+    };
+    constexpr dtype dt = sizeof(typename Model::value_type) == 8 ? dtype::f64 : dtype::f32;
+    return try_save(*t, path, dt, md);
+}
+
+// On any error (unreadable, malformed, another model type, a bad metadata field) the model, the
+// state, the options and the tokenizer are unchanged.
+template <class Model>
+result try_load_checkpoint(const std::filesystem::path& path, Model& model,
+                           training_state<Model>& st, training_options* opt = nullptr,
+                           std::string* tokenizer = nullptr) {
+    const std::string src = detail::printable(path.string());
+    auto t = std::make_unique<detail::checkpoint_tensors<Model>>();
+    metadata md_list;
+    if (auto r = try_load(*t, path, &md_list); !r)
+        return r;
+    const std::map<std::string, std::string> md(md_list.begin(), md_list.end());
+    auto bad = [&](const std::string& what) {
+        return detail::make_error(status::malformed_header, src, what);
+    };
+    if (!md.count("typeformer.checkpoint"))
+        return bad("not a training checkpoint (no \"typeformer.checkpoint\" in __metadata__)");
+    const std::string expected = detail::model_signature<Model>();
+    if (md.count("typeformer.model") == 0 || md.at("typeformer.model") != expected)
+        return detail::make_error(
+            status::shape_mismatch, src,
+            fmt::format("the checkpoint is for {}, the model is {}",
+                        md.count("typeformer.model") ? md.at("typeformer.model") : "?", expected));
+    training_state<Model>* target = &st;
+    std::uint64_t step = 0, epoch = 0, next = 0, a = 0, b = 0, adam_step = 0;
+    std::array<std::uint64_t, 4> g{};
+    bool ok = detail::read_number(md, "step", step) && detail::read_number(md, "epoch", epoch) &&
+              detail::read_number(md, "next", next) && detail::read_number(md, "order_a", a) &&
+              detail::read_number(md, "order_b", b) &&
+              detail::read_number(md, "adam_step", adam_step);
+    if (ok && md.count("rng")) {
+        const std::string& s = md.at("rng");
+        std::size_t start = 0;
+        for (std::size_t i = 0; i < 4 && ok; ++i) {
+            const std::size_t end = i < 3 ? s.find(',', start) : s.size();
+            ok = end != std::string::npos &&
+                 std::from_chars(s.data() + start, s.data() + end, g[i]).ptr == s.data() + end;
+            start = end + 1;
+        }
+    } else {
+        ok = false;
+    }
+    training_options o{};
+    if (opt) {
+        std::uint64_t epochs = 0, batch = 0, reduction = 0;
+        ok = ok && detail::read_number(md, "opt.epochs", epochs) &&
+             detail::read_number(md, "opt.batch_size", batch) &&
+             detail::read_number(md, "opt.lr", o.lr) &&
+             detail::read_number(md, "opt.beta1", o.beta1) &&
+             detail::read_number(md, "opt.beta2", o.beta2) &&
+             detail::read_number(md, "opt.eps", o.eps) &&
+             detail::read_number(md, "opt.weight_decay", o.weight_decay) &&
+             detail::read_number(md, "opt.clip_norm", o.clip_norm) &&
+             detail::read_number(md, "opt.warmup_steps", o.schedule.warmup_steps) &&
+             detail::read_number(md, "opt.decay_steps", o.schedule.decay_steps) &&
+             detail::read_number(md, "opt.min_lr", o.schedule.min_lr) &&
+             detail::read_number(md, "opt.reduction", reduction) &&
+             detail::read_number(md, "opt.p_mask", o.p_mask) &&
+             detail::read_number(md, "opt.seed", o.seed) && reduction <= 2;
+        o.epochs = static_cast<std::size_t>(epochs);
+        o.batch_size = static_cast<std::size_t>(batch);
+        o.reduction = static_cast<loss_reduction>(reduction);
+        auto flag = [&](const char* key) { return md.count(key) && md.at(key) == "1"; };
+        o.method = md.count("opt.method") && md.at("opt.method") == "sgd" ? optimizer::sgd
+                                                                          : optimizer::adamw;
+        o.decay_gains_and_biases = flag("opt.decay_gains_and_biases");
+        o.bert_replacement = flag("opt.bert_replacement");
+        o.shuffle = flag("opt.shuffle");
+    }
+    std::string tok;
+    if (ok && tokenizer)
+        ok = md.count("tokenizer") && detail::base64_decode(md.at("tokenizer"), tok);
+    if (!ok)
+        return bad("a training-state field in __metadata__ is missing or malformed");
+    // Everything read: commit.
+    copy_params(t->model, model);
+    copy_params(t->adam_m, target->adam.m);
+    copy_params(t->adam_v, target->adam.v);
+    target->adam.step = adam_step;
+    target->step = step;
+    target->epoch = epoch;
+    target->next = next;
+    target->order_a = a;
+    target->order_b = b;
+    target->started = md.count("started") && md.at("started") == "1";
+    target->gen.set_state(g);
+    if (opt)
+        *opt = o;
+    if (tokenizer)
+        *tokenizer = std::move(tok);
+    return {};
+}
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+template <class Model>
+void save_checkpoint(const std::filesystem::path& path, const Model& model,
+                     const training_state<Model>& st, const training_options& opt,
+                     std::string_view tokenizer = {}) {
+    if (auto r = try_save_checkpoint(path, model, st, opt, tokenizer); !r)
+        throw error(r.code, r.message);
+}
+
+template <class Model>
+void load_checkpoint(const std::filesystem::path& path, Model& model, training_state<Model>& st,
+                     training_options* opt = nullptr, std::string* tokenizer = nullptr) {
+    if (auto r = try_load_checkpoint(path, model, st, opt, tokenizer); !r)
+        throw error(r.code, r.message);
+}
+#endif
+
+}  // namespace typeformer::io
+
+namespace typeformer {
+#if TYPEFORMER_HAS_EXCEPTIONS
+using io::load_checkpoint;
+using io::save_checkpoint;
+#endif
+}  // namespace typeformer
