@@ -261,6 +261,29 @@ result try_load_checkpoint(const std::filesystem::path& path, Model& model,
     return {};
 }
 
+// The model type a checkpoint holds ("" if it is not a checkpoint): to choose the type to load.
+inline std::string checkpoint_model(const std::filesystem::path& path) {
+    metadata md;
+    if (!try_read_metadata(path, md))
+        return {};
+    for (const auto& [k, v] : md)
+        if (k == "typeformer.model")
+            return v;
+    return {};
+}
+
+// Only the parameters (and the tokenizer) of a checkpoint, for inference: all-or-nothing.
+template <class Model>
+result try_load_checkpoint_model(const std::filesystem::path& path, Model& model,
+                                 std::string* tokenizer = nullptr) {
+    auto st = std::make_unique<training_state<Model>>();
+    auto copy = std::make_unique<Model>();
+    if (auto r = try_load_checkpoint(path, *copy, *st, nullptr, tokenizer); !r)
+        return r;
+    copy_params(*copy, model);
+    return {};
+}
+
 #if TYPEFORMER_HAS_EXCEPTIONS
 template <class Model>
 void save_checkpoint(const std::filesystem::path& path, const Model& model,

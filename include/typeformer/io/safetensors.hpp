@@ -1070,6 +1070,36 @@ template <class Model>
         return {};
     }
 
+// Only the "__metadata__" of a file (its header is read and checked; no tensor data is read).
+inline result try_read_metadata(const std::filesystem::path& path, metadata& md) {
+    const std::string src = detail::printable(path.string());
+    std::FILE* f = std::fopen(path.string().c_str(), "rb");
+    if (!f)
+        return detail::make_error(status::io_error, src, detail::errno_text(errno));
+    struct closer {
+        std::FILE* f;
+        ~closer() { std::fclose(f); }
+    } close_at_exit{f};
+    std::byte len[8];
+    if (std::fread(len, 1, 8, f) != 8)
+        return detail::make_error(status::malformed_header, src,
+                                  "too short for a safetensors file");
+    const std::uint64_t n = detail::le64(len);
+    if (n < 2 || n > detail::max_header_size)
+        return detail::make_error(status::malformed_header, src,
+                                  fmt::format("header length {} is not sane", n));
+    std::string header(static_cast<std::size_t>(n), '\0');
+    if (std::fread(header.data(), 1, header.size(), f) != header.size())
+        return detail::make_error(status::malformed_header, src, "the file ends inside its header");
+    detail::parsed_header parsed;
+    detail::header_parser parser(header);
+    if (!parser.parse(parsed))
+        return detail::make_error(status::malformed_header, src,
+                                  "malformed header: " + parser.error());
+    md = std::move(parsed.metadata);
+    return {};
+}
+
 // The whole file image in memory (what save writes).
 template <class Model>
     requires param_struct<Model> std::vector<std::byte> save_state(const Model& model,
