@@ -19,9 +19,13 @@ namespace tk = typeformer::tokenize;
 
 int main(int argc, char** argv) {
     CLI::App app{"Encodes stdin to token ids (one line, space separated) or decodes ids back."};
-    std::string bpe_file;
+    std::string bpe_file, gpt2_vocab, gpt2_merges;
     bool decode = false;
     app.add_option("--bpe", bpe_file, "a BPE file (typeformer-tokenize train); default: bytes");
+    auto* v = app.add_option("--gpt2-vocab", gpt2_vocab, "GPT-2's encoder.json");
+    auto* m = app.add_option("--gpt2-merges", gpt2_merges, "GPT-2's vocab.bpe");
+    v->needs(m);
+    m->needs(v);
     app.add_flag("-d,--decode", decode, "read ids from stdin, write the text");
     auto* train = app.add_subcommand("train", "learn BPE merges from a corpus");
     std::string corpus = "/usr/share/common-licenses", out = "merges.bpe";
@@ -44,6 +48,8 @@ int main(int argc, char** argv) {
         }
         const std::string in((std::istreambuf_iterator<char>(std::cin)), {});
         const auto bpe = bpe_file.empty() ? std::optional<tk::bpe>{} : tk::bpe::load(bpe_file);
+        const auto gpt2 = gpt2_vocab.empty() ? std::optional<tk::gpt2>{}
+                                             : tk::gpt2::load(gpt2_vocab, gpt2_merges);
         if (decode) {
             std::vector<typeformer::token> ids;
             std::istringstream s(in);
@@ -55,11 +61,15 @@ int main(int argc, char** argv) {
             }
             if (!s.eof())
                 throw std::invalid_argument("the input is not a list of token ids");
-            const std::string text = bpe ? bpe->decode(ids) : tk::byte_level::decode(ids);
+            const std::string text = gpt2  ? gpt2->decode(ids)
+                                     : bpe ? bpe->decode(ids)
+                                           : tk::byte_level::decode(ids);
             std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
             return 0;
         }
-        const auto ids = bpe ? bpe->encode(in) : tk::byte_level::encode(in);
+        const auto ids = gpt2  ? gpt2->encode(in)
+                         : bpe ? bpe->encode(in)
+                               : tk::byte_level::encode(in);
         fmt::print("{}\n", fmt::join(ids, " "));
         return 0;
     } catch (const std::exception& e) {
