@@ -41,6 +41,9 @@
 
 namespace typeformer::tools {
 
+// Workers of a minibatch (training_state's Threads): the development machine's two cores.
+inline constexpr std::size_t train_threads = 2;
+
 struct train_args {
     std::string text = "/usr/share/common-licenses";  // a file or a folder of files
     std::string out = "typeformer-run";               // output folder
@@ -84,7 +87,7 @@ int train(const train_args& a) {
     const bool tty = ::isatty(::fileno(stdout));
 
     auto model = std::make_unique<Model>();
-    auto st = std::make_unique<training_state<Model>>();
+    auto st = std::make_unique<training_state<Model, train_threads>>();
     training_options opt{
         .epochs = 1'000'000,
         .batch_size = a.batch,

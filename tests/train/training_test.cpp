@@ -328,6 +328,47 @@ TEST(Training, BadOptionsAreRefusedAndTouchNothing) {
     EXPECT_EQ(st->step, 0u);
 }
 
+// Threads: the same seed and thread count give the same bits; another thread count gives the same
+// parameters within rounding (only the order of the final sum of gradients changes).
+#if !defined(_OPENMP)
+#error "tests/train is built with OpenMP so that the workers really run on threads"
+#endif
+template <class Model, std::size_t Threads, class Train>
+std::unique_ptr<Model> trained(Train train) {
+    auto m = random_model<Model>(8, 0.4);
+    auto st = std::make_unique<tf::training_state<Model, Threads>>();
+    EXPECT_EQ(train(*m, *st), tf::status::ok);
+    EXPECT_EQ(st->step, 6u);
+    return m;
+}
+
+template <class Model, class Train>
+void expect_thread_counts_agree(Train train) {
+    const auto one = trained<Model, 1>(train);
+    const auto three = trained<Model, 3>(train);
+    const auto three_again = trained<Model, 3>(train);
+    EXPECT_TRUE(tf::bit_equal(*three, *three_again));
+    EXPECT_FALSE(tf::bit_equal(*three, *random_model<Model>(8, 0.4)));  // it trained
+    for_each_named(
+        [&](const std::string& name, const auto& a, const auto& b) {
+            const auto x = leaf_span(a);
+            const auto y = leaf_span(b);
+            for (std::size_t i = 0; i < x.size(); ++i)
+                EXPECT_NEAR(x[i], y[i], 1e-11 * (1 + std::fabs(y[i]))) << name;
+        },
+        *three, *one);
+}
+
+TEST(Training, ThreadsGiveTheSameResult) {
+    std::vector<std::vector<tf::token>> xs;
+    for (std::size_t k = 0; k < 10; ++k)
+        xs.push_back(random_tokens(2 + k % 6, cfg::N_V, 700 + k));
+    tf::training_options o{
+        .epochs = 2, .batch_size = 4, .lr = 0.01, .clip_norm = 1.0, .bert_replacement = true};
+    expect_thread_counts_agree<D>([&](D& m, auto& st) { return tf::DTraining(m, xs, o, st); });
+    expect_thread_counts_agree<E>([&](E& m, auto& st) { return tf::ETraining(m, xs, o, st); });
+}
+
 // AdamW's decoupled decay leaves γ, β and biases alone unless asked: with a zero gradient the
 // Adam term is 0 and only the decay moves θ, by (1 − lr·λ) exactly.
 TEST(AdamW, WeightDecaySkipsGainsAndBiasesByDefault) {

@@ -123,9 +123,9 @@ bool read_number(const std::map<std::string, std::string>& md, const std::string
 
 }  // namespace detail
 
-template <class Model>
+template <class Model, std::size_t Threads>
 result try_save_checkpoint(const std::filesystem::path& path, const Model& model,
-                           const training_state<Model>& st, const training_options& opt,
+                           const training_state<Model, Threads>& st, const training_options& opt,
                            std::string_view tokenizer = {}) {
     auto t = std::make_unique<detail::checkpoint_tensors<Model>>();
     copy_params(model, t->model);
@@ -170,9 +170,9 @@ result try_save_checkpoint(const std::filesystem::path& path, const Model& model
 
 // On any error (unreadable, malformed, another model type, a bad metadata field) the model, the
 // state, the options and the tokenizer are unchanged.
-template <class Model>
+template <class Model, std::size_t Threads>
 result try_load_checkpoint(const std::filesystem::path& path, Model& model,
-                           training_state<Model>& st, training_options* opt = nullptr,
+                           training_state<Model, Threads>& st, training_options* opt = nullptr,
                            std::string* tokenizer = nullptr) {
     const std::string src = detail::printable(path.string());
     auto t = std::make_unique<detail::checkpoint_tensors<Model>>();
@@ -191,7 +191,7 @@ result try_load_checkpoint(const std::filesystem::path& path, Model& model,
             status::shape_mismatch, src,
             fmt::format("the checkpoint is for {}, the model is {}",
                         md.count("typeformer.model") ? md.at("typeformer.model") : "?", expected));
-    training_state<Model>* target = &st;
+    auto* target = &st;
     std::uint64_t step = 0, epoch = 0, next = 0, a = 0, b = 0, adam_step = 0;
     std::array<std::uint64_t, 4> g{};
     bool ok = detail::read_number(md, "step", step) && detail::read_number(md, "epoch", epoch) &&
@@ -285,17 +285,18 @@ result try_load_checkpoint_model(const std::filesystem::path& path, Model& model
 }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
-template <class Model>
+template <class Model, std::size_t Threads>
 void save_checkpoint(const std::filesystem::path& path, const Model& model,
-                     const training_state<Model>& st, const training_options& opt,
+                     const training_state<Model, Threads>& st, const training_options& opt,
                      std::string_view tokenizer = {}) {
     if (auto r = try_save_checkpoint(path, model, st, opt, tokenizer); !r)
         throw error(r.code, r.message);
 }
 
-template <class Model>
-void load_checkpoint(const std::filesystem::path& path, Model& model, training_state<Model>& st,
-                     training_options* opt = nullptr, std::string* tokenizer = nullptr) {
+template <class Model, std::size_t Threads>
+void load_checkpoint(const std::filesystem::path& path, Model& model,
+                     training_state<Model, Threads>& st, training_options* opt = nullptr,
+                     std::string* tokenizer = nullptr) {
     if (auto r = try_load_checkpoint(path, model, st, opt, tokenizer); !r)
         throw error(r.code, r.message);
 }

@@ -22,16 +22,18 @@
 
 namespace typeformer {
 
-template <class T, class cfg, class Dataset, class Observer = detail::no_observer>
+template <class T, class cfg, std::size_t Threads, class Dataset,
+          class Observer = detail::no_observer>
 status DTraining(DTransformer<T, cfg>& model, const Dataset& data, const training_options& opt,
-                 training_state<DTransformer<T, cfg>>& st, Observer&& observer = {}) {
+                 training_state<DTransformer<T, cfg>, Threads>& st, Observer&& observer = {}) {
     using model_type = DTransformer<T, cfg>;
-    auto gradient = [&](std::size_t n, model_type& grads, training_workspace<model_type>& ws,
-                        T& loss, std::size_t& tokens) {
+    auto gradient = [&](std::size_t n, std::size_t b, const worker_buffers<model_type>& w, T& loss,
+                        std::size_t& tokens) {
+        (void)b;
         const std::span<const token> x(data[n]);  // 3: ℓ ← length(x_n)
         tokens = x.empty() ? 0 : x.size() - 1;
         // 4: P_θ ← DTransformer(x_n | θ);  5: loss(θ) = −Σ_{t=1}^{ℓ−1} log P_θ[x_n[t+1], t]
-        return try_loss_and_grad(model, x, grads, ws, loss);
+        return try_loss_and_grad(model, x, w.grads, w.ws, loss);
     };
     return detail::train_loop(model, std::size(data), gradient, opt, st, observer);
 }

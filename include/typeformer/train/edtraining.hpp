@@ -31,17 +31,19 @@ std::span<const token> primary_of(const Pair& p) noexcept {
 }
 }  // namespace detail
 
-template <class T, class cfg, class Dataset, class Observer = detail::no_observer>
+template <class T, class cfg, std::size_t Threads, class Dataset,
+          class Observer = detail::no_observer>
 status EDTraining(EDTransformer<T, cfg>& model, const Dataset& data, const training_options& opt,
-                  training_state<EDTransformer<T, cfg>>& st, Observer&& observer = {}) {
+                  training_state<EDTransformer<T, cfg>, Threads>& st, Observer&& observer = {}) {
     using model_type = EDTransformer<T, cfg>;
-    auto gradient = [&](std::size_t n, model_type& grads, training_workspace<model_type>& ws,
-                        T& loss, std::size_t& tokens) {
+    auto gradient = [&](std::size_t n, std::size_t b, const worker_buffers<model_type>& w, T& loss,
+                        std::size_t& tokens) {
+        (void)b;
         const auto z = detail::context_of(data[n]);
         const auto x = detail::primary_of(data[n]);  // 3: ℓ ← length(x_n)
         tokens = x.empty() ? 0 : x.size() - 1;
         // 4: P_θ ← EDTransformer(z_n, x_n | θ);  5: loss(θ) = −Σ_{t=1}^{ℓ−1} log P_θ[x_n[t+1], t]
-        return try_loss_and_grad(model, z, x, grads, ws, loss);
+        return try_loss_and_grad(model, z, x, w.grads, w.ws, loss);
     };
     return detail::train_loop(model, std::size(data), gradient, opt, st, observer);
 }

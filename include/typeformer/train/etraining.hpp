@@ -3,7 +3,7 @@
 //
 //   data          N_data sequences (as DTraining's), 1 ≤ length ≤ l_max
 //   x̃ (ℓ)         4–5: each x[t] is replaced by mask_token with probability p_mask, drawn from
-//                 the state's seeded generator
+//                 the state's seeded generator (one draw per step, split per sequence)
 //   T̃             7: the masked positions, the only ones the loss scores (line 9)
 //   BERT          opt.bert_replacement: of the chosen positions 80% become mask_token, 10% a
 //                 random ordinary token (not a special one), 10% stay; all chosen are scored
@@ -46,27 +46,30 @@ void mask_tokens(std::span<const token> x, double p_mask, bool bert, Gen& gen, t
 
 }  // namespace detail
 
-template <class T, class cfg, class Dataset, class Observer = detail::no_observer>
+template <class T, class cfg, std::size_t Threads, class Dataset,
+          class Observer = detail::no_observer>
 status ETraining(ETransformer<T, cfg>& model, const Dataset& data, const training_options& opt,
-                 training_state<ETransformer<T, cfg>>& st, Observer&& observer = {}) {
+                 training_state<ETransformer<T, cfg>, Threads>& st, Observer&& observer = {}) {
     using model_type = ETransformer<T, cfg>;
     constexpr std::size_t NV = cfg::N_V;
     if (!(opt.p_mask > 0.0 && opt.p_mask < 1.0))
         return status::invalid_p_mask;
-    auto gradient = [&](std::size_t n, model_type& grads, training_workspace<model_type>& ws,
-                        T& loss, std::size_t& tokens) {
+    auto gradient = [&](std::size_t n, std::size_t b, const worker_buffers<model_type>& w, T& loss,
+                        std::size_t& tokens) {
         const std::span<const token> x(data[n]);  // 3: ℓ ← length(x_n)
         if (const input_report r = detail::inspect<model_type>(x, "x"); r.code != status::ok)
             return r.code;
-        detail::mask_tokens<NV>(x, opt.p_mask, opt.bert_replacement, st.gen, st.x_tilde.data(),
-                                st.targets.data());
-        const std::span<const token> x_tilde(st.x_tilde.data(), x.size());
-        const std::span<const token> targets(st.targets.data(), x.size());
+        // the b-th sequence's own stream of the step's seed: masks that no thread count changes
+        std::uint64_t mix = w.seed + 0x9E3779B97F4A7C15ull * (b + 1);
+        rng gen(prng::splitmix64(mix));
+        detail::mask_tokens<NV>(x, opt.p_mask, opt.bert_replacement, gen, w.x_tilde, w.targets);
+        const std::span<const token> x_tilde(w.x_tilde, x.size());
+        const std::span<const token> targets(w.targets, x.size());
         tokens = 0;
         for (const token y : targets)
             tokens += y != no_target;
         // 8: P_θ ← ETransformer(x̃_n | θ);  9: loss(θ) = −Σ_{t∈T̃} log P_θ[x_n[t], t]
-        return try_loss_and_grad_targets(model, x_tilde, targets, grads, ws, loss);
+        return try_loss_and_grad_targets(model, x_tilde, targets, w.grads, w.ws, loss);
     };
     return detail::train_loop(model, std::size(data), gradient, opt, st, observer);
 }

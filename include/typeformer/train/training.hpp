@@ -21,6 +21,14 @@
 // to the caller: allocate it once (`std::make_unique<tf::training_state<Model>>()` on a host, a
 // static object on a microcontroller); a step allocates nothing. Running the same algorithm again
 // with the same state continues where it stopped (checkpoints: io/checkpoint.hpp).
+//
+// Threads: training_state<Model, Threads> holds Threads − 1 more gradient buffers and
+// workspaces. Worker k computes the gradients of the batch's sequences k, k + Threads, … into its
+// own buffer; the buffers are then added in the order 0, 1, …, so the same seed and the same
+// Threads give bit-identical parameters, and any Threads gives the one-thread result within
+// rounding. Built with OpenMP (-fopenmp) the workers run on Threads threads; without it they run
+// one after the other with the same result (microcontrollers). The masks of Algorithm 12 are drawn
+// per sequence from one draw of the state's generator per step, so they do not depend on Threads.
 #pragma once
 
 #include <algorithm>
@@ -93,21 +101,43 @@ struct step_report {
     status code = status::ok;  // non_finite: this step was not applied
 };
 
+// One worker's buffers: its share of the gradient, a workspace, Algorithm 12's masked copy.
 template <class Model>
+struct training_worker {
+    static constexpr std::size_t l_max = Model::traits::l_max::size;
+    Model grads{};
+    training_workspace<Model> ws{};
+    std::array<token, l_max> x_tilde{}, targets{};
+};
+
+template <class Model, std::size_t Threads = 1>
 struct training_state {
+    static_assert(Threads >= 1, "training_state: at least one thread");
     using T = typename Model::value_type;
     static constexpr std::size_t l_max = Model::traits::l_max::size;
+    static constexpr std::size_t threads = Threads;
 
-    Model grads{};                           // ∇loss(θ), the model's type
-    adam_state<Model> adam{};                // m, v, t
-    training_workspace<Model> ws{};          // activations of one sequence at l_max
-    std::uint64_t step = 0;                  // steps applied
-    std::uint64_t epoch = 0;                 // the current epoch, 0-based
-    std::uint64_t next = 0;                  // sequences of this epoch done
+    Model grads{};                   // ∇loss(θ), the model's type (worker 0's, then the sum)
+    adam_state<Model> adam{};        // m, v, t
+    training_workspace<Model> ws{};  // worker 0's activations of one sequence at l_max
+    std::uint64_t step = 0;          // steps applied
+    std::uint64_t epoch = 0;         // the current epoch, 0-based
+    std::uint64_t next = 0;          // sequences of this epoch done
     std::uint64_t order_a = 1, order_b = 0;  // this epoch's order: n ↦ (a·n + b) mod N_data
     rng gen{0};                              // shuffling and masking
     bool started = false;                    // gen seeded from the options
     std::array<token, l_max> x_tilde{}, targets{};  // Algorithm 12's masked copy and targets
+    std::array<training_worker<Model>, Threads - 1> helpers{};  // workers 1 … Threads − 1
+};
+
+// What the gradient of one sequence may use: worker k's buffers, and the step's mask seed.
+template <class Model>
+struct worker_buffers {
+    Model& grads;
+    training_workspace<Model>& ws;
+    token* x_tilde;
+    token* targets;
+    std::uint64_t seed;  // one draw of the state's generator per step
 };
 
 namespace detail {
@@ -151,11 +181,31 @@ struct no_observer {
     constexpr bool operator()(const step_report&) const noexcept { return true; }
 };
 
-// The loop of Algorithms 11–13 with minibatches. gradient(n, grads, ws, loss, tokens) adds
-// ∇loss of dataset element n into grads (loss_and_grad's convention) and returns a status.
-template <class Model, class Gradient, class Observer>
+template <class Model, std::size_t Threads>
+worker_buffers<Model> worker(training_state<Model, Threads>& st, std::size_t k,
+                             std::uint64_t seed) noexcept {
+    if (k == 0)
+        return {st.grads, st.ws, st.x_tilde.data(), st.targets.data(), seed};
+    auto& h = st.helpers[k - 1];
+    return {h.grads, h.ws, h.x_tilde.data(), h.targets.data(), seed};
+}
+
+// a += b, every scalar (the fixed-order reduction of the workers' gradients).
+template <class Model>
+void add_params(Model& a, const Model& b) noexcept {
+    for_each_param(a, b, [](const param_name&, auto& x, const auto& y) {
+        for (std::size_t i = 0; i < leaf_elements<decltype(x)>; ++i)
+            x.data()[i] += y.data()[i];
+    });
+}
+
+// The loop of Algorithms 11–13 with minibatches. gradient(n, b, w, loss, tokens) adds ∇loss of
+// dataset element n (the batch's b-th) into w.grads (loss_and_grad's convention), using only
+// worker w's buffers, and returns a status.
+template <class Model, std::size_t Threads, class Gradient, class Observer>
 status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
-                  const training_options& opt, training_state<Model>& st, Observer& observer) {
+                  const training_options& opt, training_state<Model, Threads>& st,
+                  Observer& observer) {
     using T = typename Model::value_type;
     if (const status s = check_training_options(opt); s != status::ok)
         return s;
@@ -169,20 +219,47 @@ status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
     while (st.epoch < opt.epochs) {  // 1: for i = 1, 2, …, N_epochs
         const std::size_t batch = std::min<std::size_t>(opt.batch_size, n_data - st.next);
         const rng gen_before = st.gen;  // restored if the step is refused
-        zero(st.grads);
+        const std::uint64_t seed = st.gen();
         step_report r{};
         r.epoch = st.epoch;
         r.sequences = batch;
-        for (std::size_t b = 0; b < batch; ++b) {  // 2: for n = 1, 2, … N_data (B at a time)
-            const std::size_t n = data_index(st, st.next + b, n_data);
-            T loss{};
-            std::size_t tokens = 0;
-            if (const status s = gradient(n, st.grads, st.ws, loss, tokens); s != status::ok) {
-                st.gen = gen_before;
-                return s;  // a bad sequence in the data: nothing was applied
+        // 2: for n = 1, 2, … N_data, B at a time: worker k takes the batch's k, k + Threads, …
+        std::array<double, Threads> loss_k{};
+        std::array<std::size_t, Threads> tokens_k{};
+        std::array<status, Threads> status_k{};
+        auto work = [&](std::size_t k) {
+            const worker_buffers<Model> w = worker(st, k, seed);
+            zero(w.grads);
+            for (std::size_t b = k; b < batch; b += Threads) {
+                const std::size_t n = data_index(st, st.next + b, n_data);
+                T loss{};
+                std::size_t tokens = 0;
+                if (const status s = gradient(n, b, w, loss, tokens); s != status::ok) {
+                    status_k[k] = s;
+                    return;
+                }
+                loss_k[k] += static_cast<double>(loss);
+                tokens_k[k] += tokens;
             }
-            r.loss_sum += static_cast<double>(loss);
-            r.tokens += tokens;
+        };
+        if constexpr (Threads == 1) {
+            work(0);
+        } else {
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(Threads) schedule(static, 1)
+#endif
+            for (std::size_t k = 0; k < Threads; ++k)
+                work(k);
+        }
+        for (std::size_t k = 0; k < Threads; ++k) {
+            if (status_k[k] != status::ok) {
+                st.gen = gen_before;
+                return status_k[k];  // a bad sequence in the data: nothing was applied
+            }
+            if (k > 0)
+                add_params(st.grads, st.helpers[k - 1].grads);
+            r.loss_sum += loss_k[k];
+            r.tokens += tokens_k[k];
         }
         double scale = 1.0;
         if (opt.reduction == loss_reduction::mean_per_token)
