@@ -94,7 +94,7 @@ def main():
             return F.cross_entropy(logits.reshape(-1, N_V), x[:, 1:].reshape(-1)).item()
 
     marks = [m for m in (15.0, 30.0, 60.0, SECONDS) if m <= SECONDS]
-    start, step, order = time.time(), 0, torch.randperm(len(chunks))
+    start, step, pos, order = time.time(), 0, 0, torch.randperm(len(chunks))
     while True:
         t = time.time() - start
         while marks and t >= marks[0]:
@@ -102,11 +102,10 @@ def main():
                   flush=True)
         if not marks:
             break
-        i = (step * B) % len(chunks)
-        x = torch.stack([chunks[j] for j in order[i: i + B]])
-        if len(x) < B:
-            order = torch.randperm(len(chunks))
-            continue
+        if pos + B > len(chunks):  # a new epoch, in a new order
+            order, pos = torch.randperm(len(chunks)), 0
+        x = torch.stack([chunks[j] for j in order[pos: pos + B]])
+        pos += B
         loss = F.cross_entropy(model(x[:, :-1]).reshape(-1, N_V), x[:, 1:].reshape(-1))
         opt.zero_grad(set_to_none=True)
         loss.backward()
