@@ -199,36 +199,6 @@ void decode_step(const DTransformer<T, cfg>& m, kv_cache<DTransformer<T, cfg>>& 
 
 }  // namespace detail
 
-template <class T, class cfg>
-void reset(kv_cache<DTransformer<T, cfg>>& c) noexcept {
-    c.n = 0;
-}
-
-// One new token at position length(): its logits in c.logits. On a bad token or a full cache
-// nothing changes.
-template <class T, class cfg>
-status try_append(const DTransformer<T, cfg>& m, kv_cache<DTransformer<T, cfg>>& c,
-                  token x) noexcept {
-    const status s = detail::check_step<DTransformer<T, cfg>>(c.n, x);
-    if (s == status::ok)
-        detail::decode_step(m, c, x);
-    return s;
-}
-
-// reset, then every token of the prompt (1 ≤ ℓ ≤ l_max, ids < N_V; checked before anything
-// changes): the logits of its last position in c.logits.
-template <class T, class cfg>
-status try_prefill(const DTransformer<T, cfg>& m, kv_cache<DTransformer<T, cfg>>& c,
-                   std::span<const token> prompt) noexcept {
-    const input_report r = detail::inspect<DTransformer<T, cfg>>(prompt, "x");
-    if (r.code != status::ok)
-        return r.code;
-    reset(c);
-    for (const token x : prompt)
-        detail::decode_step(m, c, x);
-    return status::ok;
-}
-
 // ---- EDTransformer (Algorithm 8) ----
 
 template <class T, class cfg>
@@ -311,11 +281,6 @@ void decode_step(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>
 
 }  // namespace detail
 
-template <class T, class cfg>
-void reset(kv_cache<EDTransformer<T, cfg>>& c) noexcept {
-    c.n = 0;
-}
-
 // Lines 1–8 of Algorithm 8 once for the context z (1 ≤ ℓ_z ≤ l_max, ids < N_V): Z, and every
 // decoder layer's cross-attention keys and values of Z. Resets the decoded sequence.
 template <class T, class cfg>
@@ -344,23 +309,45 @@ status try_encode(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>
     return status::ok;
 }
 
+// ---- both ----
+
+namespace detail {
+// Whether the cache can decode: an EDTransformer's needs its context z encoded first.
 template <class T, class cfg>
-status try_append(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
-                  token x) noexcept {
-    if (!c.encoded)
+constexpr bool has_context(const kv_cache<DTransformer<T, cfg>>&) noexcept {
+    return true;
+}
+template <class T, class cfg>
+constexpr bool has_context(const kv_cache<EDTransformer<T, cfg>>& c) noexcept {
+    return c.encoded;
+}
+}  // namespace detail
+
+// Forget the decoded sequence (an EDTransformer's encoded context stays).
+template <class Model>
+void reset(kv_cache<Model>& c) noexcept {
+    c.n = 0;
+}
+
+// One new token at position length(): its logits in c.logits. On a bad token, a full cache or
+// (EDTransformer) no encoded context nothing changes.
+template <class Model>
+status try_append(const Model& m, kv_cache<Model>& c, token x) noexcept {
+    if (!detail::has_context(c))
         return status::no_context;
-    const status s = detail::check_step<EDTransformer<T, cfg>>(c.n, x);
+    const status s = detail::check_step<Model>(c.n, x);
     if (s == status::ok)
         detail::decode_step(m, c, x);
     return s;
 }
 
-template <class T, class cfg>
-status try_prefill(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
-                   std::span<const token> prompt) noexcept {
-    if (!c.encoded)
+// reset, then every token of the prompt (1 ≤ ℓ ≤ l_max, ids < N_V; checked before anything
+// changes): the logits of its last position in c.logits.
+template <class Model>
+status try_prefill(const Model& m, kv_cache<Model>& c, std::span<const token> prompt) noexcept {
+    if (!detail::has_context(c))
         return status::no_context;
-    const input_report r = detail::inspect<EDTransformer<T, cfg>>(prompt, "x");
+    const input_report r = detail::inspect<Model>(prompt, "x");
     if (r.code != status::ok)
         return r.code;
     reset(c);
@@ -368,8 +355,6 @@ status try_prefill(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg
         detail::decode_step(m, c, x);
     return status::ok;
 }
-
-// ---- both ----
 
 // The newest position's logits W_u X̃[:, t] (N_V), valid until the cache's next step.
 template <class Cache>
