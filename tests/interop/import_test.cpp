@@ -39,6 +39,17 @@ struct one_layer_cfg : nano_cfg {
     static constexpr std::size_t L = 1;
 };
 
+// GPT-2 small's importer instantiates (docs/interop.md's config); running it needs the real file.
+struct gpt2_small {
+    static constexpr std::size_t N_V = 50257, l_max = 1024, L = 12, H = 12, d_e = 768, d_mlp = 3072,
+                                 d_attn = 64, d_mid = 64;
+    static constexpr bool tied = true;
+    static constexpr auto gelu = tf::gelu_kind::tanh;
+    static constexpr double eps = 1e-5;
+};
+[[maybe_unused]] constexpr auto import_gpt2_small =
+    &tf::io::try_import_hf_gpt2<tf::DTransformer<float, gpt2_small>>;
+
 const std::vector<tf::token> prompt = {3, 17, 42, 0, 49, 8, 8, 23, 11, 5, 30};
 
 // Runs gpt_ref.py: writes <name>.safetensors and returns its logits [T, N_V].

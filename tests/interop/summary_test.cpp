@@ -34,6 +34,17 @@ static_assert(table.size() == 2 + cfg::L * 16 + 2 + 1);  // W_e W_p, 16 per laye
 static_assert(table[0].name() == "W_e" && table[0].count == cfg::d_e * cfg::N_V);
 static_assert(table[0].rows_name() == "d_e" && table[0].cols_name() == "N_V");
 
+// GPT-2 small as docs/interop.md configures it: 124,439,808 parameters, the number published
+// for Hugging Face's "gpt2" (tied wte/lm_head); the table is built without a model object.
+struct gpt2_small {
+    static constexpr std::size_t N_V = 50257, l_max = 1024, L = 12, H = 12, d_e = 768, d_mlp = 3072,
+                                 d_attn = 64, d_mid = 64;
+    static constexpr bool tied = true;
+    static constexpr auto gelu = tf::gelu_kind::tanh;
+};
+static_assert(tf::parameter_count<tf::DTransformer<float, gpt2_small>> == 124'439'808);
+static_assert(tf::parameter_table<tf::DTransformer<float, gpt2_small>>.size() == 2 + 12 * 16 + 2);
+
 TEST(Summary, TableAtCompileTime) {
     std::size_t sum = 0, bytes = 0;
     for (const auto& e : table) {
