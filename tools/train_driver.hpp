@@ -137,8 +137,8 @@ int train(const train_args& a) {
     if (!csv)
         throw std::runtime_error("cannot write " + (fs::path(a.out) / "loss.csv").string());
     std::fprintf(csv, "step,seconds,tokens,train_loss,held_out_loss,held_out_bits_per_byte\n");
-    io::series train_curve{"training loss (nats/token)", {}, {}};
-    io::series held_curve{"held-out loss (nats/token)", {}, {}};
+    plot::series train_curve{"training loss (nats/token)", {}, {}};
+    plot::series held_curve{"held-out loss (nats/token)", {}, {}};
     auto iws = std::make_unique<inference_workspace<Model>>();
 
     const auto start = clock::now();
@@ -149,8 +149,8 @@ int train(const train_args& a) {
         const auto [sum, n] = held_out_loss(*model, held_seqs, *iws);
         const double per_token = sum / static_cast<double>(n);
         const double bpb = per_token / std::log(2.0) / bytes_per_token;
-        held_curve.xs.push_back(static_cast<double>(step));
-        held_curve.ys.push_back(per_token);
+        held_curve.x.push_back(static_cast<double>(step));
+        held_curve.y.push_back(per_token);
         std::fprintf(csv, "%llu,%.2f,%zu,%.5f,%.5f,%.5f\n", static_cast<unsigned long long>(step),
                      elapsed(), tokens, ema, per_token, bpb);
         std::fflush(csv);
@@ -163,8 +163,8 @@ int train(const train_args& a) {
     auto observer = [&](const step_report& r) {
         tokens += r.tokens;
         ema = ema < 0 ? r.loss : 0.9 * ema + 0.1 * r.loss;
-        train_curve.xs.push_back(static_cast<double>(r.step));
-        train_curve.ys.push_back(r.loss);
+        train_curve.x.push_back(static_cast<double>(r.step));
+        train_curve.y.push_back(r.loss);
         const double t = elapsed();
         if (t >= next_eval) {
             evaluate(r.step);
@@ -210,12 +210,12 @@ int train(const train_args& a) {
 
     const fs::path ckpt = fs::path(a.out) / "model.ckpt";
     io::save_checkpoint(ckpt, *model, *st, opt, tok.serialize());
-    io::write_svg(
-        {.title = fmt::format("{} on {}", Model::name, fs::path(a.text).filename().string()),
-         .x_label = "step",
-         .y_label = "loss (nats per token)",
-         .lines = {train_curve, held_curve}},
-        fs::path(a.out) / "loss.svg");
+    const std::vector<plot::series> curves = {train_curve, held_curve};
+    plot::write(fs::path(a.out) / "loss.svg",
+                plot::line_svg(curves, {.title = fmt::format("{} on {}", Model::name,
+                                                             fs::path(a.text).filename().string()),
+                                        .x_label = "step",
+                                        .y_label = "loss (nats per token)"}));
     fmt::print("{} steps, {} tokens in {:.1f}s ({:.0f} tokens/s); held-out loss {:.4f}\n", st->step,
                tokens, elapsed(), static_cast<double>(tokens) / elapsed(), final_loss);
     fmt::print("wrote {}, {}, {}\n", ckpt.string(), (fs::path(a.out) / "loss.csv").string(),

@@ -1,175 +1,253 @@
-// A small plotting layer for what people look at: SVG line plots (loss curves). Host only, the
-// standard library and fmt; the file opens in any browser.
+// A small plotting layer: SVG line plots (loss curves) and grids of heatmaps (attention
+// matrices), with the standard library and fmt only.
 //
-//   series{name, xs, ys}                     one curve
-//   line_plot{title, x_label, y_label, log_y, series}
-//   write_svg(plot, path)                    atomic (temp + rename); throws std::runtime_error
-//   to_svg(plot) -> std::string
+//   plot::line_svg(series, {.title, .x_label, .y_label, .log_y})   several series, axes with
+//                                                                   ticks and labels, a legend
+//   plot::heatmap_grid_svg(maps, columns, title)                    heatmaps (values in [0, 1]
+//                                                                   by default) with text labels
+//   plot::write(path, svg)                                          throws io::error on failure
+//
+// Text is XML-escaped; bytes that are not printable ASCII show as \xNN. Host only.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
-#include <cstddef>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <stdexcept>
+#include <span>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
 
-namespace typeformer::io {
+#include "safetensors.hpp"  // io::error, io::status
+
+namespace typeformer::plot {
 
 struct series {
     std::string name;
-    std::vector<double> xs, ys;
+    std::vector<double> x, y;
 };
 
-struct line_plot {
+struct line_options {
     std::string title, x_label, y_label;
     bool log_y = false;
-    std::vector<series> lines;
+    int width = 720, height = 440;
+};
+
+struct heatmap {
+    std::string title;
+    std::size_t rows = 0, cols = 0;
+    std::vector<double> values;  // row-major, rows × cols
+    std::vector<std::string> row_labels, col_labels;
+    double lo = 0, hi = 1;  // the colour scale's ends
 };
 
 namespace detail {
 
-inline std::string xml_escape(std::string_view s) {
+// XML text: escapes markup, shows control and non-ASCII bytes as \xNN.
+inline std::string escape(std::string_view s) {
     std::string out;
-    for (const char c : s) {
+    for (unsigned char c : s) {
         switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
             case '<':
                 out += "&lt;";
                 break;
             case '>':
                 out += "&gt;";
                 break;
-            case '&':
-                out += "&amp;";
-                break;
             case '"':
                 out += "&quot;";
                 break;
+            case '\'':
+                out += "&apos;";
+                break;
             default:
-                out += c;
+                if (c < 0x20 || c >= 0x7f)
+                    out += fmt::format("\\x{:02X}", c);
+                else
+                    out += static_cast<char>(c);
         }
     }
     return out;
 }
 
-// About n "nice" tick values (1, 2, 5 × 10^k steps) covering [lo, hi].
-inline std::vector<double> ticks(double lo, double hi, int n = 6) {
-    const double span = hi - lo > 0 ? hi - lo : 1.0;
-    const double raw = span / n;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    const double step = raw / mag < 1.5   ? mag
-                        : raw / mag < 3.5 ? 2 * mag
-                        : raw / mag < 7.5 ? 5 * mag
-                                          : 10 * mag;
+// 1, 2 or 5 times a power of ten, about n steps over [lo, hi].
+inline std::vector<double> nice_ticks(double lo, double hi, int n = 5) {
+    if (!(hi > lo))
+        return {lo};
+    const double raw = (hi - lo) / n;
+    const double p = std::pow(10.0, std::floor(std::log10(raw)));
+    const double step = raw / p < 1.5 ? p : raw / p < 3.5 ? 2 * p : raw / p < 7.5 ? 5 * p : 10 * p;
     std::vector<double> t;
-    for (double v = std::ceil(lo / step) * step; v <= hi + 1e-9 * span; v += step)
-        t.push_back(std::fabs(v) < 1e-12 * step ? 0.0 : v);
+    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
+        t.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
     return t;
+}
+
+inline const char* palette(std::size_t i) {
+    static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                    "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
+    return colours[i % 8];
+}
+
+// White → dark blue.
+inline std::string shade(double v) {
+    v = std::clamp(v, 0.0, 1.0);
+    auto mix = [&](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * v)); };
+    return fmt::format("#{:02x}{:02x}{:02x}", mix(255, 8), mix(255, 48), mix(255, 107));
 }
 
 }  // namespace detail
 
-inline std::string to_svg(const line_plot& p) {
-    constexpr double W = 800, H = 480, left = 70, right = 20, top = 40, bottom = 60;
-    constexpr const char* colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd"};
+inline std::string line_svg(std::span<const series> data, const line_options& o = {}) {
+    const double left = 70, right = 150, top = 40, bottom = 55;
+    const double pw = o.width - left - right, ph = o.height - top - bottom;
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
-    auto ty = [&](double y) { return p.log_y ? std::log10(std::max(y, 1e-300)) : y; };
-    for (const auto& s : p.lines)
-        for (std::size_t i = 0; i < std::min(s.xs.size(), s.ys.size()); ++i) {
-            if (!std::isfinite(s.ys[i]))
+    auto ty = [&](double y) { return o.log_y ? std::log10(y) : y; };
+    for (const auto& s : data)
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            if (!std::isfinite(s.y[i]) || (o.log_y && s.y[i] <= 0))
                 continue;
-            x0 = std::min(x0, s.xs[i]), x1 = std::max(x1, s.xs[i]);
-            y0 = std::min(y0, ty(s.ys[i])), y1 = std::max(y1, ty(s.ys[i]));
+            x0 = std::min(x0, s.x[i]), x1 = std::max(x1, s.x[i]);
+            y0 = std::min(y0, ty(s.y[i])), y1 = std::max(y1, ty(s.y[i]));
         }
-    if (!(x0 <= x1))
+    if (!(x1 >= x0))
         x0 = 0, x1 = 1, y0 = 0, y1 = 1;
     if (x1 == x0)
         x1 = x0 + 1;
     if (y1 == y0)
-        y1 = y0 + 1;
-    const double pad = 0.05 * (y1 - y0);
-    y0 -= pad, y1 += pad;
-    auto X = [&](double x) { return left + (x - x0) / (x1 - x0) * (W - left - right); };
-    auto Y = [&](double y) { return H - bottom - (ty(y) - y0) / (y1 - y0) * (H - top - bottom); };
-    std::string svg = fmt::format(
-        R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="sans-serif" font-size="13">)"
+        y0 -= 0.5, y1 += 0.5;
+    if (o.log_y)
+        y0 = std::floor(y0), y1 = std::ceil(y1);
+    auto px = [&](double x) { return left + (x - x0) / (x1 - x0) * pw; };
+    auto py = [&](double y) { return top + ph - (y - y0) / (y1 - y0) * ph; };
+
+    std::string s = fmt::format(
+        R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="sans-serif" font-size="12">)"
         "\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-        W, H, W, H);
-    svg += fmt::format(R"(<text x="{}" y="24" text-anchor="middle" font-size="16">{}</text>)"
-                       "\n",
-                       W / 2, detail::xml_escape(p.title));
-    // axes, ticks and grid
-    svg += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="black"/>)"
-                       "\n",
-                       left, top, W - left - right, H - top - bottom);
-    for (const double t : detail::ticks(x0, x1)) {
-        svg += fmt::format(R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#ddd"/>)"
-                           R"(<text x="{0:.1f}" y="{3}" text-anchor="middle">{4:g}</text>)"
-                           "\n",
-                           X(t), top, H - bottom, H - bottom + 18, t);
-    }
-    for (const double t : detail::ticks(y0, y1)) {
-        const double y = H - bottom - (t - y0) / (y1 - y0) * (H - top - bottom);
-        const double label = p.log_y ? std::pow(10.0, t) : t;
-        svg += fmt::format(R"(<line x1="{1}" y1="{0:.1f}" x2="{2}" y2="{0:.1f}" stroke="#ddd"/>)"
-                           R"(<text x="{3}" y="{4:.1f}" text-anchor="end">{5:.3g}</text>)"
-                           "\n",
-                           y, left, W - right, left - 6, y + 4, label);
-    }
-    svg += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)"
-                       "\n",
-                       (left + W - right) / 2, H - 18, detail::xml_escape(p.x_label));
-    svg += fmt::format(
-        R"svg(<text x="18" y="{0}" text-anchor="middle" transform="rotate(-90 18 {0})">{1}</text>)svg"
-        "\n",
-        (top + H - bottom) / 2, detail::xml_escape(p.y_label));
-    // the curves and the legend (its width from the longest name, ~7 px a character)
-    std::size_t longest = 0;
-    for (const auto& s : p.lines)
-        longest = std::max(longest, s.name.size());
-    const double legend_x = W - right - 40 - 7.0 * static_cast<double>(longest);
-    for (std::size_t k = 0; k < p.lines.size(); ++k) {
-        const auto& s = p.lines[k];
-        const char* color = colors[k % std::size(colors)];
-        std::string points;
-        for (std::size_t i = 0; i < std::min(s.xs.size(), s.ys.size()); ++i)
-            if (std::isfinite(s.ys[i]))
-                points += fmt::format("{:.1f},{:.1f} ", X(s.xs[i]), Y(s.ys[i]));
-        svg += fmt::format(R"(<polyline fill="none" stroke="{}" stroke-width="1.8" points="{}"/>)"
-                           "\n",
-                           color, points);
-        const double ly = top + 18 + 18 * static_cast<double>(k);
-        svg += fmt::format(
-            R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="{3}" stroke-width="3"/>)"
-            R"(<text x="{4}" y="{5}">{6}</text>)"
+        o.width, o.height);
+    s += fmt::format(R"(<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>)"
+                     "\n",
+                     left + pw / 2, detail::escape(o.title));
+    s += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="black"/>)"
+                     "\n",
+                     left, top, pw, ph);
+    for (double t : detail::nice_ticks(x0, x1))
+        s += fmt::format(
+            R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="black"/><text x="{0}" y="{3}" text-anchor="middle">{4:g}</text>)"
             "\n",
-            legend_x, ly, legend_x + 25, color, legend_x + 32, ly + 4, detail::xml_escape(s.name));
+            px(t), top + ph, top + ph + 5, top + ph + 18, t);
+    const std::vector<double> yt = o.log_y ? [&] {
+        std::vector<double> v;
+        for (double e = y0; e <= y1 + 1e-9; ++e)
+            v.push_back(e);
+        return v;
+    }()
+                                           : detail::nice_ticks(y0, y1);
+    for (double t : yt)
+        s += fmt::format(
+            R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="black"/><line x1="{2}" y1="{1}" x2="{3}" y2="{1}" stroke="#dddddd"/><text x="{4}" y="{5}" text-anchor="end">{6:g}</text>)"
+            "\n",
+            left - 5, py(t), left, left + pw, left - 8, py(t) + 4, o.log_y ? std::pow(10.0, t) : t);
+    s += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}</text>)"
+                     "\n",
+                     left + pw / 2, o.height - 12, detail::escape(o.x_label));
+    s += fmt::format(
+        R"x(<text x="16" y="{0}" text-anchor="middle" transform="rotate(-90 16 {0})">{1}</text>)x"
+        "\n",
+        top + ph / 2, detail::escape(o.y_label) + (o.log_y ? " (log)" : ""));
+    for (std::size_t k = 0; k < data.size(); ++k) {
+        std::string pts;
+        for (std::size_t i = 0; i < data[k].x.size() && i < data[k].y.size(); ++i)
+            if (std::isfinite(data[k].y[i]) && (!o.log_y || data[k].y[i] > 0))
+                pts += fmt::format("{:.2f},{:.2f} ", px(data[k].x[i]), py(ty(data[k].y[i])));
+        s += fmt::format(
+            R"(<polyline class="series" fill="none" stroke="{}" stroke-width="1.5" points="{}"/>)"
+            "\n",
+            detail::palette(k), pts);
+        const double ly = top + 10 + 18 * static_cast<double>(k);
+        s += fmt::format(
+            R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="{3}" stroke-width="2"/><text class="legend" x="{4}" y="{5}">{6}</text>)"
+            "\n",
+            left + pw + 10, ly, left + pw + 30, detail::palette(k), left + pw + 35, ly + 4,
+            detail::escape(data[k].name));
     }
-    svg += "</svg>\n";
-    return svg;
+    return s + "</svg>\n";
 }
 
-inline void write_svg(const line_plot& p, const std::filesystem::path& path) {
-    const std::filesystem::path tmp = path.string() + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        const std::string s = to_svg(p);
-        f.write(s.data(), static_cast<std::streamsize>(s.size()));
-        f.flush();
-        if (!f)
-            throw std::runtime_error("write_svg: cannot write " + tmp.string());
+inline std::string heatmap_grid_svg(std::span<const heatmap> maps, std::size_t columns,
+                                    std::string_view title = {}) {
+    columns = std::max<std::size_t>(columns, 1);
+    std::size_t n = 1;
+    for (const auto& m : maps)
+        n = std::max({n, m.rows, m.cols});
+    const double cell = std::clamp(360.0 / static_cast<double>(n), 6.0, 28.0);
+    const double margin = 56, pane = cell * static_cast<double>(n) + margin + 16;
+    const std::size_t grid_rows = (maps.size() + columns - 1) / columns;
+    const double width = pane * static_cast<double>(columns) + 10,
+                 height = pane * static_cast<double>(grid_rows) + 40;
+    const double font = std::min(cell * 0.7, 12.0);
+    std::string s = fmt::format(
+        R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" font-family="monospace" font-size="{:.1f}">)"
+        "\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+        width, height, font);
+    s += fmt::format(
+        R"(<text x="{}" y="20" text-anchor="middle" font-size="14" font-family="sans-serif">{}</text>)"
+        "\n",
+        width / 2, detail::escape(title));
+    for (std::size_t k = 0; k < maps.size(); ++k) {
+        const heatmap& m = maps[k];
+        const double ox = pane * static_cast<double>(k % columns) + margin,
+                     oy = 40 + pane * static_cast<double>(k / columns) + margin;
+        s += fmt::format(
+            R"(<g class="heatmap"><text x="{}" y="{}" font-family="sans-serif" font-size="12">{}</text>)"
+            "\n",
+            ox, oy - margin + 12, detail::escape(m.title));
+        for (std::size_t c = 0; c < m.cols && c < m.col_labels.size(); ++c)  // labels on top
+            s += fmt::format(
+                R"(<text class="col-label" x="{0:.1f}" y="{1:.1f}" text-anchor="middle">{2}</text>)"
+                "\n",
+                ox + cell * (static_cast<double>(c) + 0.5), oy - 4,
+                detail::escape(m.col_labels[c]));
+        for (std::size_t r = 0; r < m.rows; ++r) {
+            if (r < m.row_labels.size())
+                s += fmt::format(
+                    R"(<text class="row-label" x="{:.1f}" y="{:.1f}" text-anchor="end">{}</text>)"
+                    "\n",
+                    ox - 4, oy + cell * (static_cast<double>(r) + 0.5) + font * 0.35,
+                    detail::escape(m.row_labels[r]));
+            for (std::size_t c = 0; c < m.cols; ++c) {
+                const double v = m.values[r * m.cols + c];
+                s += fmt::format(
+                    R"(<rect class="cell" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}"><title>{:.4f}</title></rect>)"
+                    "\n",
+                    ox + cell * static_cast<double>(c), oy + cell * static_cast<double>(r), cell,
+                    cell, detail::shade((v - m.lo) / (m.hi - m.lo)), v);
+            }
+        }
+        s += fmt::format(
+            R"(<rect x="{}" y="{}" width="{:.1f}" height="{:.1f}" fill="none" stroke="#888888"/></g>)"
+            "\n",
+            ox, oy, cell * static_cast<double>(m.cols), cell * static_cast<double>(m.rows));
     }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-        throw std::runtime_error("write_svg: cannot rename over " + path.string());
+    return s + "</svg>\n";
 }
 
-}  // namespace typeformer::io
+#if TYPEFORMER_HAS_EXCEPTIONS
+inline void write(const std::filesystem::path& path, std::string_view svg) {
+    std::FILE* f = std::fopen(path.string().c_str(), "wb");
+    const bool ok = f && std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
+    if (f && std::fclose(f) != 0 && ok)
+        throw io::error(io::status::io_error, "plot: cannot write " + path.string());
+    if (!ok)
+        throw io::error(io::status::io_error, "plot: cannot write " + path.string());
+}
+#endif
+
+}  // namespace typeformer::plot
