@@ -81,8 +81,9 @@ TEST(Summary, Text) {
     const std::string row = s.substr(at, s.find('\n', at) - at);
     EXPECT_NE(row.find(" 96 "), std::string::npos) << row;
     EXPECT_NE(row.find(" 384"), std::string::npos) << row;
-    for (const char* kind : {"parameters", "gradients", "Adam state", "activations at l_max",
-                             "inference activations", "inference total"})
+    for (const char* kind :
+         {"parameters", "gradients", "Adam state", "activations at l_max", "inference activations",
+          "inference total", "KV cache at l_max", "decoding total"})
         EXPECT_NE(s.find(kind), std::string::npos) << kind;
 }
 

@@ -138,8 +138,8 @@ inline std::string human_bytes(std::size_t b) {
 }  // namespace detail
 
 // Every parameter: name, named shape `(H·d_attn, d_e) = (2·16, 32)`, count, bytes; then the
-// footprint per kind (train/footprint.hpp). Extension point: a KV-cache row goes after
-// "inference activations" when infer/kv_cache.hpp provides kv_cache<Model> (its sizeof).
+// footprint per kind (train/footprint.hpp), with the KV cache and the decoding total for the
+// models that decode token by token (D and ED).
 template <class Model>
     requires param_struct<Model> std::string summary(const Model& model) {
         std::string out = fmt::format("{:<32} {:<44} {:>12} {:>12}\n", "parameter",
@@ -180,6 +180,10 @@ template <class Model>
         kind("training total", f.total);
         kind("inference activations at l_max", f.inference_activations);
         kind("inference total", f.inference_total);
+        if (f.kv_cache != 0) {
+            kind("KV cache at l_max (decoding)", f.kv_cache);
+            kind("decoding total", f.decoding_total);
+        }
         return out;
     }
 
