@@ -34,7 +34,7 @@ struct series {
 struct line_options {
     std::string title, x_label, y_label;
     bool log_y = false;
-    int width = 720, height = 440;
+    int width = 720, height = 440;  // the canvas widens for a long legend name
 };
 
 struct heatmap {
@@ -106,8 +106,15 @@ inline std::string shade(double v) {
 }  // namespace detail
 
 inline std::string line_svg(std::span<const series> data, const line_options& o = {}) {
-    const double left = 70, right = 150, top = 40, bottom = 55;
-    const double pw = o.width - left - right, ph = o.height - top - bottom;
+    // The legend sits right of the plot; the canvas widens so the longest name fits (about 7 px
+    // a character at 12 px sans-serif) and the plot keeps its width.
+    std::size_t longest = 0;
+    for (const auto& d : data)
+        longest = std::max(longest, d.name.size());
+    const double left = 70, right = std::max(150.0, 50 + 7.0 * static_cast<double>(longest)),
+                 top = 40, bottom = 55;
+    const double canvas = o.width - 150 + right;
+    const double pw = o.width - left - 150, ph = o.height - top - bottom;
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
     auto ty = [&](double y) { return o.log_y ? std::log10(y) : y; };
     for (const auto& s : data)
@@ -131,7 +138,7 @@ inline std::string line_svg(std::span<const series> data, const line_options& o 
     std::string s = fmt::format(
         R"(<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="sans-serif" font-size="12">)"
         "\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-        o.width, o.height);
+        canvas, o.height);
     s += fmt::format(R"(<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>)"
                      "\n",
                      left + pw / 2, detail::escape(o.title));
