@@ -5,10 +5,14 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include <fmt/format.h>
+
+#include <typeformer/io.hpp>
 #include <typeformer/tokenize.hpp>
 #include <typeformer/typeformer.hpp>
 
@@ -64,6 +68,43 @@ Tokenizer tokenizer_from(const std::string& s) {
         return typeformer::tokenize::bpe::deserialize(s, "the checkpoint's tokenizer");
     else
         return {};
+}
+
+// "DTransformer<float> N_V=259 l_max=128 L=4 H=4 d_e=128 d_mlp=512 d_attn=32 d_mid=32, tied W_u":
+// a preset model as a person reads it (the checkpoint's signature also lists what a DTransformer
+// does not use).
+template <class Model>
+std::string describe() {
+    using tr = typename Model::traits;
+    return fmt::format("{}<float> N_V={} l_max={} L={} H={} d_e={} d_mlp={} d_attn={} d_mid={}{}",
+                       Model::name, tr::N_V::size, tr::l_max::size, tr::L, tr::H::size,
+                       tr::d_e::size, tr::d_mlp::size, tr::d_attn::size, tr::d_mid::size,
+                       tr::tied ? ", tied W_u" : "");
+}
+
+// Loads a checkpoint of typeformer-train: finds the preset whose model type the checkpoint names
+// and calls f(model, tokenizer) with the loaded model (on the heap) and its tokenizer. Throws with
+// the checkpoint's model signature when no preset matches, or when the file is no checkpoint.
+template <class F>
+void with_checkpoint(const std::string& path, F&& f) {
+    const std::string type = typeformer::io::checkpoint_model(path);
+    if (type.empty())
+        throw std::runtime_error(path + " is not a typeformer checkpoint");
+    bool found = false;
+    for (const char* model : {"tiny", "small", "baby"})
+        for (const char* tok : {"byte", "bpe"})
+            run_preset(model, tok, [&]<class Model, class Tokenizer>() {
+                if (found || typeformer::io::detail::model_signature<Model>() != type)
+                    return;
+                found = true;
+                auto m = std::make_unique<Model>();
+                std::string tok_state;
+                if (auto r = typeformer::io::try_load_checkpoint_model(path, *m, &tok_state); !r)
+                    throw std::runtime_error(r.message);
+                f(*m, tokenizer_from<Tokenizer>(tok_state));
+            });
+    if (!found)
+        throw std::runtime_error("no preset of this tool matches the checkpoint's model: " + type);
 }
 
 }  // namespace typeformer::tools

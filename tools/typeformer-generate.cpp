@@ -33,50 +33,32 @@ int main(int argc, char** argv) {
     app.add_flag("!--no-window", window, "stop at l_max instead of sliding the context window");
     CLI11_PARSE(app, argc, argv);
     try {
-        const std::string type = tf::io::checkpoint_model(checkpoint);
-        if (type.empty())
-            throw std::runtime_error(checkpoint + " is not a typeformer checkpoint");
-        int rc = -1;
-        for (const char* model : {"tiny", "small", "baby"})
-            for (const char* tok : {"byte", "bpe"})
-                tf::tools::run_preset(model, tok, [&]<class Model, class Tokenizer>() {
-                    if (rc != -1 || tf::io::detail::model_signature<Model>() != type)
-                        return 0;
-                    auto m = std::make_unique<Model>();
-                    std::string tok_state;
-                    if (auto r = tf::io::try_load_checkpoint_model(checkpoint, *m, &tok_state); !r)
-                        throw std::runtime_error(r.message);
-                    const auto tokenizer = tf::tools::tokenizer_from<Tokenizer>(tok_state);
-                    auto x = tokenizer.encode(prompt);
-                    if (x.empty())
-                        throw std::runtime_error("the prompt is empty");
-                    auto cache = std::make_unique<tf::kv_cache<Model>>();
-                    tf::rng gen(seed);
-                    const tf::sampling opt{.tau = tau,
-                                           .top_k = top_k,
-                                           .top_p = top_p,
-                                           .when_full = window ? tf::context_policy::sliding_window
-                                                               : tf::context_policy::error};
-                    fmt::print("{}", prompt);
-                    const auto t0 = std::chrono::steady_clock::now();
-                    const auto y =
-                        tf::DInference(*m, *cache, x, tokens, opt, gen, [&](tf::token t) {
-                            fmt::print("{}", tokenizer.piece(t));
-                            std::fflush(stdout);
-                            return true;
-                        });
-                    const double s =
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                            .count();
-                    fmt::print(stderr, "\n{} tokens in {:.3f}s: {:.0f} tokens/s ({}, prompt {})\n",
-                               y.size(), s, static_cast<double>(y.size()) / s, type, x.size());
-                    rc = 0;
-                    return 0;
-                });
-        if (rc == -1)
-            throw std::runtime_error("no preset of this tool matches the checkpoint's model: " +
-                                     type);
-        return rc;
+        tf::tools::with_checkpoint(checkpoint, [&]<class Model>(const Model& m,
+                                                                const auto& tokenizer) {
+            auto x = tokenizer.encode(prompt);
+            if (x.empty())
+                throw std::runtime_error("the prompt is empty");
+            auto cache = std::make_unique<tf::kv_cache<Model>>();
+            tf::rng gen(seed);
+            const tf::sampling opt{.tau = tau,
+                                   .top_k = top_k,
+                                   .top_p = top_p,
+                                   .when_full = window ? tf::context_policy::sliding_window
+                                                       : tf::context_policy::error};
+            fmt::print("{}", prompt);
+            const auto t0 = std::chrono::steady_clock::now();
+            const auto y = tf::DInference(m, *cache, x, tokens, opt, gen, [&](tf::token t) {
+                fmt::print("{}", tokenizer.piece(t));
+                std::fflush(stdout);
+                return true;
+            });
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            fmt::print(stderr, "\n{} tokens in {:.3f}s: {:.0f} tokens/s ({}, prompt {} tokens)\n",
+                       y.size(), s, static_cast<double>(y.size()) / s, tf::tools::describe<Model>(),
+                       x.size());
+        });
+        return 0;
     } catch (const std::exception& e) {
         fmt::print(stderr, "typeformer-generate: {}\n", e.what());
         return 1;

@@ -1,7 +1,7 @@
 # The README's workflow on a short run: typeformer-train (tiny, byte tokens, 60 steps) writes a
 # checkpoint, a loss curve and a CSV whose held-out loss falls; training resumes from the
-# checkpoint; typeformer-generate continues a prompt from it; typeformer-tokenize round-trips text
-# with bytes and with BPE; bad input fails with a message.
+# checkpoint; typeformer-generate continues a prompt from it; typeformer-attention draws its heads;
+# typeformer-tokenize round-trips text with bytes and with BPE; bad input fails with a message.
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
@@ -57,6 +57,19 @@ expect_ok("typeformer-generate")
 if(NOT out MATCHES "^The " OR NOT err MATCHES "30 tokens in .* tokens/s")
     message(FATAL_ERROR "typeformer-generate printed:\n${out}\n${err}")
 endif()
+# The attention pictures of the trained checkpoint: tiny has L = 2 layers of H = 2 heads; each
+# heatmap carries the prompt's bytes as labels and causal rows that sum to 1 (plot_check.py).
+set(prompt "to be, or not")  # the blanks are drawn as ␣
+run(${ATTENTION} ${WORK}/run/model.ckpt --prompt "${prompt}" --out ${WORK}/attention.svg)
+expect_ok("typeformer-attention")
+run(${PYTHON} ${PLOT_CHECK} attention ${WORK}/attention.svg 2 2 "${prompt}")
+expect_ok("plot_check.py on attention.svg")
+string(REPEAT "x" 40 long_prompt)
+run(${ATTENTION} ${WORK}/run/model.ckpt --prompt "${long_prompt}" --out ${WORK}/long.svg)
+if(rc EQUAL 0 OR NOT err MATCHES "40 tokens; this model's l_max is 32")
+    message(FATAL_ERROR "a prompt longer than l_max was not reported: ${err}")
+endif()
+
 run(${GENERATE} ${WORK}/missing.ckpt)
 if(rc EQUAL 0 OR NOT err MATCHES "not a typeformer checkpoint")
     message(FATAL_ERROR "a missing checkpoint was not reported: ${err}")
@@ -87,4 +100,4 @@ execute_process(COMMAND ${TOKENIZE} --decode INPUT_FILE "${WORK}/bad.txt"
 if(rc EQUAL 0 OR NOT err MATCHES "not a list of token ids")
     message(FATAL_ERROR "bad ids were not reported: ${err}")
 endif()
-message(STATUS "workflow: train, resume, generate, tokenize all passed")
+message(STATUS "workflow: train, resume, generate, attention, tokenize all passed")

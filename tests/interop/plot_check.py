@@ -3,7 +3,8 @@
 
   plot_check.py lines <svg> <title> <series name>...     polylines, legend, title
   plot_check.py attention <svg> <L> <H> <prompt>          L*H heatmaps of len(prompt)^2 cells,
-                                                          the prompt's characters as labels,
+                                                          the prompt's characters as labels
+                                                          (blanks shown as ␣ ↵ ⇥),
                                                           causal rows that sum to 1
 """
 import sys
@@ -40,6 +41,7 @@ def main():
         return
     L, H, prompt = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
     n = len(prompt)
+    shown = [{" ": "\u2423", "\n": "\u21b5", "\t": "\u21e5"}.get(c, c) for c in prompt]
     maps = [g for g in root.iter(NS + "g") if g.get("class") == "heatmap"]
     if len(maps) != L * H:
         fail("%d heatmaps, expected %d" % (len(maps), L * H))
@@ -47,8 +49,8 @@ def main():
         want_title = "layer %d, head %d" % (k // H, k % H)
         if want_title not in texts(g):
             fail("heatmap %d has no title %r" % (k, want_title))
-        if texts(g, "col-label") != list(prompt) or texts(g, "row-label") != list(prompt):
-            fail("labels %r / %r, expected %r" % (texts(g, "col-label"), texts(g, "row-label"), list(prompt)))
+        if texts(g, "col-label") != shown or texts(g, "row-label") != shown:
+            fail("labels %r / %r, expected %r" % (texts(g, "col-label"), texts(g, "row-label"), shown))
         cells = [c for c in g.iter(NS + "rect") if c.get("class") == "cell"]
         if len(cells) != n * n:
             fail("%d cells, expected %d" % (len(cells), n * n))

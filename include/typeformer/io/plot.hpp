@@ -7,7 +7,8 @@
 //                                                                   by default) with text labels
 //   plot::write(path, svg)                                          throws io::error on failure
 //
-// Text is XML-escaped; bytes that are not printable ASCII show as \xNN. Host only.
+// Text is XML-escaped; UTF-8 passes through, other bytes that are not printable show as \xNN.
+// Host only.
 #pragma once
 
 #include <algorithm>
@@ -47,10 +48,33 @@ struct heatmap {
 
 namespace detail {
 
-// XML text: escapes markup, shows control and non-ASCII bytes as \xNN.
+// Length of the well-formed UTF-8 sequence at s[i] (shortest form, no surrogates, ≤ U+10FFFF),
+// or 0 when the bytes there are not one.
+inline std::size_t utf8_length(std::string_view s, std::size_t i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    const std::size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+                          : c >= 0xE0 && c <= 0xEF ? 3
+                          : c >= 0xF0 && c <= 0xF4 ? 4
+                                                   : 0;
+    if (n == 0 || i + n > s.size())
+        return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if ((b(i + k) & 0xC0) != 0x80)
+            return 0;
+    const unsigned char c1 = b(i + 1);
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
+        (c == 0xF4 && c1 > 0x8F))
+        return 0;  // overlong, surrogate or past U+10FFFF
+    return n;
+}
+
+// XML text: escapes markup; well-formed UTF-8 passes through; control characters and bytes that
+// are not UTF-8 (a BPE piece may end inside a character) show as \xNN.
 inline std::string escape(std::string_view s) {
     std::string out;
-    for (unsigned char c : s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
         switch (c) {
             case '&':
                 out += "&amp;";
@@ -68,10 +92,14 @@ inline std::string escape(std::string_view s) {
                 out += "&apos;";
                 break;
             default:
-                if (c < 0x20 || c >= 0x7f)
+                if (const std::size_t n = c >= 0x80 ? utf8_length(s, i) : 0; n > 0) {
+                    out += s.substr(i, n);
+                    i += n - 1;
+                } else if (c < 0x20 || c >= 0x7f) {
                     out += fmt::format("\\x{:02X}", c);
-                else
+                } else {
                     out += static_cast<char>(c);
+                }
         }
     }
     return out;
