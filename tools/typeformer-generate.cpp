@@ -1,62 +1,114 @@
-// typeformer-generate: loads a checkpoint written by typeformer-train and continues a prompt with
-// Algorithm 14 through the KV cache, streaming the text as it is sampled.
+// typeformer-generate: loads a checkpoint written by typeformer-train, or GPT-2 small from
+// Hugging Face's files, and continues a prompt with Algorithm 14 through the KV cache, streaming
+// the text as it is sampled.
 #include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <span>
 #include <string>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include <typeformer/io.hpp>
+#include <typeformer/io/import.hpp>
+#include <typeformer/tokenize/gpt2.hpp>
 
 #include "presets.hpp"
 
 namespace tf = typeformer;
 
-int main(int argc, char** argv) {
-    CLI::App app{"Continues a prompt with a trained GPT checkpoint (Algorithm 14, KV cache)."};
-    std::string checkpoint = "typeformer-run/model.ckpt", prompt = "The ";
+// GPT-2 small as Hugging Face publishes it ("gpt2": model.safetensors, encoder.json, vocab.bpe):
+// 124,439,808 parameters, W_u tied to W_eᵀ, tanh GELU (gelu_new), ε = 1e-5.
+struct gpt2_small {
+    static constexpr std::size_t N_V = 50257, l_max = 1024, L = 12, H = 12, d_e = 768, d_mlp = 3072,
+                                 d_attn = 64, d_mid = 64;
+    static constexpr bool tied = true;
+    static constexpr auto gelu = tf::gelu_kind::tanh;
+    static constexpr double eps = 1e-5;
+};
+
+struct options {
+    std::string prompt = "The ";
     std::size_t tokens = 200, top_k = tf::sampling::all;
     float tau = 0.8f, top_p = 1.0f;
     std::uint64_t seed = 1;
     bool window = true;
+    bool stop_at_eot = true;
+};
+
+// Algorithm 14 through the KV cache, printing each token's text as it is sampled.
+template <class Model, class Tokenizer>
+void generate(const Model& m, const Tokenizer& tokenizer, const options& o,
+              std::span<const tf::token> stop) {
+    auto x = tokenizer.encode(o.prompt);
+    if (x.empty())
+        throw std::runtime_error("the prompt is empty");
+    auto cache = std::make_unique<tf::kv_cache<Model>>();
+    tf::rng gen(o.seed);
+    const tf::sampling opt{
+        .tau = o.tau,
+        .top_k = o.top_k,
+        .top_p = o.top_p,
+        .stop = stop,
+        .when_full = o.window ? tf::context_policy::sliding_window : tf::context_policy::error};
+    fmt::print("{}", o.prompt);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto y = tf::DInference(m, *cache, x, o.tokens, opt, gen, [&](tf::token t) {
+        fmt::print("{}", tokenizer.piece(t));
+        std::fflush(stdout);
+        return true;
+    });
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    fmt::print(stderr, "\n{} tokens in {:.3f}s: {:.0f} tokens/s ({}, prompt {} tokens)\n", y.size(),
+               s, static_cast<double>(y.size()) / s, tf::tools::describe<Model>(), x.size());
+    fmt::print(stderr, "prompt ids:");
+    for (const tf::token t : x)
+        fmt::print(stderr, " {}", t);
+    fmt::print(stderr, "\nids:");
+    for (const tf::token t : y)
+        fmt::print(stderr, " {}", t);
+    fmt::print(stderr, "\n");
+}
+
+int main(int argc, char** argv) {
+    CLI::App app{
+        "Continues a prompt with a GPT (Algorithm 14, KV cache): a checkpoint of "
+        "typeformer-train, or Hugging Face's GPT-2 small with its tokenizer files."};
+    std::string checkpoint = "typeformer-run/model.ckpt", hf_gpt2, vocab, merges;
+    options o;
     app.add_option("checkpoint", checkpoint, "a checkpoint of typeformer-train")
         ->capture_default_str();
-    app.add_option("-p,--prompt", prompt, "the text to continue")->capture_default_str();
-    app.add_option("-n,--tokens", tokens, "tokens to generate")->capture_default_str();
-    app.add_option("--tau", tau, "temperature (0: argmax)")->capture_default_str();
-    app.add_option("--top-k", top_k, "keep the k most likely tokens");
-    app.add_option("--top-p", top_p, "nucleus sampling mass")->capture_default_str();
-    app.add_option("--seed", seed, "the sampler's seed")->capture_default_str();
-    app.add_flag("!--no-window", window, "stop at l_max instead of sliding the context window");
+    auto* hf = app.add_option("--hf-gpt2", hf_gpt2,
+                              "GPT-2 small's model.safetensors (Hugging Face layout) instead");
+    app.add_option("--gpt2-vocab", vocab, "with --hf-gpt2: GPT-2's encoder.json")->needs(hf);
+    app.add_option("--gpt2-merges", merges, "with --hf-gpt2: GPT-2's vocab.bpe")->needs(hf);
+    app.add_option("-p,--prompt", o.prompt, "the text to continue")->capture_default_str();
+    app.add_option("-n,--tokens", o.tokens, "tokens to generate")->capture_default_str();
+    app.add_option("--tau", o.tau, "temperature (0: argmax)")->capture_default_str();
+    app.add_option("--top-k", o.top_k, "keep the k most likely tokens");
+    app.add_option("--top-p", o.top_p, "nucleus sampling mass")->capture_default_str();
+    app.add_option("--seed", o.seed, "the sampler's seed")->capture_default_str();
+    app.add_flag("!--no-window", o.window, "stop at l_max instead of sliding the context window");
+    app.add_flag("!--no-stop", o.stop_at_eot, "with --hf-gpt2: go on past <|endoftext|>");
     CLI11_PARSE(app, argc, argv);
     try {
-        tf::tools::with_checkpoint(checkpoint, [&]<class Model>(const Model& m,
-                                                                const auto& tokenizer) {
-            auto x = tokenizer.encode(prompt);
-            if (x.empty())
-                throw std::runtime_error("the prompt is empty");
-            auto cache = std::make_unique<tf::kv_cache<Model>>();
-            tf::rng gen(seed);
-            const tf::sampling opt{.tau = tau,
-                                   .top_k = top_k,
-                                   .top_p = top_p,
-                                   .when_full = window ? tf::context_policy::sliding_window
-                                                       : tf::context_policy::error};
-            fmt::print("{}", prompt);
-            const auto t0 = std::chrono::steady_clock::now();
-            const auto y = tf::DInference(m, *cache, x, tokens, opt, gen, [&](tf::token t) {
-                fmt::print("{}", tokenizer.piece(t));
-                std::fflush(stdout);
-                return true;
-            });
-            const double s =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            fmt::print(stderr, "\n{} tokens in {:.3f}s: {:.0f} tokens/s ({}, prompt {} tokens)\n",
-                       y.size(), s, static_cast<double>(y.size()) / s, tf::tools::describe<Model>(),
-                       x.size());
+        if (!hf_gpt2.empty()) {
+            if (vocab.empty() || merges.empty())
+                throw std::runtime_error("--hf-gpt2 needs --gpt2-vocab and --gpt2-merges");
+            const auto tokenizer = tf::tokenize::gpt2::load(vocab, merges);
+            using model_t = tf::DTransformer<float, gpt2_small>;
+            auto m = std::make_unique<model_t>();
+            tf::io::import_hf_gpt2(*m, hf_gpt2);
+            const tf::token eot = tokenizer.eot();
+            generate(
+                *m, tokenizer, o,
+                o.stop_at_eot ? std::span<const tf::token>(&eot, 1) : std::span<const tf::token>());
+            return 0;
+        }
+        tf::tools::with_checkpoint(checkpoint, [&](const auto& m, const auto& tokenizer) {
+            generate(m, tokenizer, o, {});
         });
         return 0;
     } catch (const std::exception& e) {

@@ -5,8 +5,15 @@ bias, lm_head tied to wte) and Hugging Face's GPT2Model (Conv1D [in, out], gelu_
 with random weights, saved by this file's own safetensors writer (struct + json).
 
   gpt_ref.py <nanogpt|hf> <bias 0|1> <seed> <weights.safetensors> <logits.tfx> <token>...
+      Writes the weights (F32) and the float64 logits [T, N_V] of the float32-rounded weights.
 
-Writes the weights (F32) and the float64 logits [T, N_V] of the float32-rounded weights.
+At GPT-2 small's size (N_V 50257, 1024 positions, 12 layers, 12 heads, d_e 768), for
+typeformer-generate --hf-gpt2 (tools/hf_gpt2_test.cmake):
+  gpt_ref.py hf-small-write <seed> <weights.safetensors>
+  gpt_ref.py hf-small-check <seed> <prompt ids, comma separated> <generated ids, comma separated>
+      Rebuilds the same random model, decodes greedily from the prompt in float64 and exits
+      non-zero when the generated ids differ, up to the first step whose two best logits are
+      closer than 1e-3 (there float32 may legitimately choose the other).
 """
 import json
 import math
@@ -194,15 +201,54 @@ def write_safetensors(path, tensors):
             f.write(b)
 
 
+def random_weights(model):
+    with torch.no_grad():
+        for name, p in model.named_parameters():  # random everything, γ and β included
+            p.copy_(torch.randn_like(p) * (0.3 if p.dim() > 1 else 0.5) + (1.0 if name.endswith("ln_1.weight") else 0.0))
+
+
+def gpt2_small(seed):
+    global N_V, BLOCK, L, H, D_E
+    N_V, BLOCK, L, H, D_E = 50257, 1024, 12, 12, 768
+    torch.manual_seed(seed)
+    model = GPT2Model()
+    random_weights(model)
+    return model
+
+
+def hf_small(argv):
+    if argv[0] == "hf-small-write":
+        model = gpt2_small(int(argv[1]))
+        write_safetensors(argv[2], {k: v for k, v in model.state_dict().items() if not k.endswith("masked_bias")})
+        return
+    model = gpt2_small(int(argv[1])).double()
+    ids = [int(t) for t in argv[2].split(",")]
+    got = [int(t) for t in argv[3].split(",")] if argv[3] else []
+    if not got:
+        sys.exit("gpt_ref: no generated ids to check")
+    with torch.no_grad():
+        for i, g in enumerate(got):
+            logits = model(torch.tensor([ids]))[0, -1]
+            top2 = torch.topk(logits, 2)
+            want = int(top2.indices[0])
+            if want != g:
+                if float(top2.values[0] - top2.values[1]) < 1e-3:
+                    print("gpt_ref: step %d is a near tie (%g); checked %d tokens" % (i, float(top2.values[0] - top2.values[1]), i))
+                    return
+                sys.exit("gpt_ref: step %d generated %d, greedy float64 decoding gives %d (logits %g vs %g)"
+                         % (i, g, want, float(logits[g]), float(logits[want])))
+            ids.append(want)
+    print("gpt_ref: %d greedy tokens equal" % len(got))
+
+
 def main():
+    if sys.argv[1].startswith("hf-small-"):
+        return hf_small(sys.argv[1:])
     layout, bias, seed, weights, out = sys.argv[1], sys.argv[2] == "1", int(sys.argv[3]), sys.argv[4], sys.argv[5]
     tokens = [int(t) for t in sys.argv[6:]]
     torch.manual_seed(seed)
     model = GPT(bias) if layout == "nanogpt" else GPT2Model()
-    with torch.no_grad():
-        for name, p in model.named_parameters():  # random everything, γ and β included
-            p.copy_(torch.randn_like(p) * (0.3 if p.dim() > 1 else 0.5) + (1.0 if name.endswith("ln_1.weight") else 0.0))
-            p.copy_(p.to(torch.float32).to(torch.float64) if p.dtype == torch.float64 else p)
+    random_weights(model)
     state = model.state_dict()
     tensors = {k: v for k, v in state.items() if not (layout == "hf" and k.endswith("masked_bias"))}
     write_safetensors(weights, tensors)
