@@ -12,6 +12,8 @@
 
 #include <concepts>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 
 namespace typeformer::nn {

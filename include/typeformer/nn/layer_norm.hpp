@@ -15,6 +15,8 @@
 #include <boost/hana/define_struct.hpp>
 #include <type_traits>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "operands.hpp"
@@ -43,6 +45,8 @@ struct rms_norm {
         vec<T, C> rstd;  // (C) 1/sqrt(mean(x²) + ε)
     };
 };
+
+inline namespace typed {
 
 // Algorithm 6 for every column t of X (Y may be X).
 template <class T, class D, class Xt, class Yt>
@@ -85,5 +89,43 @@ void backward(const rms_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX, rms
               const typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c) noexcept {
     ::typeformer::rms_norm_backward(dY, X, p.gamma, c.rstd, dX, grads.gamma);
 }
+
+}  // namespace typed
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+template <class T, class D, class... A>
+    requires(!requires(const layer_norm<T, D>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const layer_norm<T, D>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_6_layer_norm>(
+        detail::columnwise_forward_error<layer_norm<T, D>, T, D, gamma_rows<D>, gamma_rows<D>,
+                                         gamma_scalar<T>, A...>()));
+template <class T, class D, class... A>
+    requires(!requires(const layer_norm<T, D>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const layer_norm<T, D>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_6_layer_norm_backward>(
+        detail::columnwise_backward_error<layer_norm<T, D>, T, D, gamma_rows<D>, gamma_scalar<T>,
+                                          A...>()));
+
+template <class T, class D, class... A>
+    requires(!requires(const rms_norm<T, D>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const rms_norm<T, D>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::RMSnorm>(
+        detail::columnwise_forward_error<rms_norm<T, D>, T, D, gamma_rows<D>, gamma_rows<D>,
+                                         gamma_scalar<T>, A...>()));
+template <class T, class D, class... A>
+    requires(!requires(const rms_norm<T, D>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const rms_norm<T, D>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::RMSnorm_backward>(
+        detail::columnwise_backward_error<rms_norm<T, D>, T, D, gamma_rows<D>, gamma_scalar<T>,
+                                          A...>()));
 
 }  // namespace typeformer::nn
