@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
@@ -31,5 +32,18 @@ void scale(X&& x, kernels::detail::value_of<X> a) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     kernels::backend::scale(xr.rows, xr.cols, a, xr.ptr, xr.ld);
 }
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+template <class S, class X, class Y>
+    requires(!requires {
+        requires elementwise_operands<X, std::remove_cvref_t<Y>> &&
+            writable<kernels::detail::element_of<Y>>;
+    })
+auto axpy(S a, const X& x, Y&& y) noexcept
+    -> decltype(detail::shape_error_of<in::axpy>(detail::or_arguments<S, const X&, Y>(
+        detail::first_error(detail::check_same_shape<role::y, Y, role::x, const X&>(),
+                            detail::check_same_scalar<role::y, Y, role::x, const X&>(),
+                            detail::check_writable<role::y, Y>()))));
 
 }  // namespace typeformer
