@@ -46,7 +46,10 @@ int main(int argc, char** argv) {
                     std::string tok_state;
                     if (auto r = tf::io::try_load_checkpoint_model(checkpoint, *m, &tok_state); !r)
                         throw std::runtime_error(r.message);
-                    const auto tokenizer = tf::tools::tokenizer_from<Tokenizer>(tok_state);
+                    // the checkpoint's tokenizer, checked once against the model's N_V: its
+                    // encode then gives ids typed with that vocabulary
+                    const auto tokenizer = tf::tokenize::for_model<Model>(
+                        tf::tools::tokenizer_from<Tokenizer>(tok_state));
                     auto x = tokenizer.encode(prompt);
                     if (x.empty())
                         throw std::runtime_error("the prompt is empty");

@@ -92,6 +92,7 @@ struct Algorithm_13_DTraining;
 struct Algorithm_14_DInference;
 struct Algorithm_15_EDInference;
 struct kv_cache;
+struct fill_mask;
 }  // namespace in
 
 // The roles of the operands, each with what it has: X_rows<d_f<12>> reads "X has d_f<12> rows".

@@ -14,7 +14,7 @@ namespace typeformer {
 
 namespace kernels::detail {
 template <class X, class Y, class F>
-void unary(const X& x, Y& y, F f) noexcept {
+constexpr void unary(const X& x, Y& y, F f) noexcept {
     const auto xr = raw_of(x);
     const auto yr = raw_of(y);
     TYPEFORMER_CHECK(xr.rows == yr.rows && xr.cols == yr.cols, "activation: extents differ");
@@ -48,7 +48,7 @@ concept activation_backward_operands =
 #define TYPEFORMER_KERNELS_ACTIVATION(name)                                            \
     template <class X, class Y>                                                        \
         requires activation_operands<X, std::remove_reference_t<Y>>                    \
-    void name(const X& x, Y&& y) noexcept {                                            \
+    constexpr void name(const X& x, Y&& y) noexcept {                                  \
         kernels::detail::unary(x, y, [](auto... a) { kernels::backend::name(a...); }); \
     }                                                                                  \
     template <class X, class DY, class DX>                                             \

@@ -16,7 +16,7 @@ concept bias_operands = vector_matches_rows<typename B::dim_type, typename Y::ro
 // Y[:, t] += b
 template <class Y, class B>
     requires bias_operands<std::remove_cvref_t<Y>, B> && writable<kernels::detail::element_of<Y>>
-void add_bias(Y&& y, const B& b) noexcept {
+constexpr void add_bias(Y&& y, const B& b) noexcept {
     const auto yr = kernels::detail::raw_of(y);
     const auto bv = as_view(b);
     TYPEFORMER_CHECK(bv.size() == yr.rows, "add_bias: b's extent differs from Y's rows");
@@ -26,7 +26,7 @@ void add_bias(Y&& y, const B& b) noexcept {
 // db += Σ_t dY[:, t]
 template <class DY, class DB>
     requires bias_operands<DY, std::remove_cvref_t<DB>> && writable<kernels::detail::element_of<DB>>
-void add_bias_grad(const DY& dy, DB&& db) noexcept {
+constexpr void add_bias_grad(const DY& dy, DB&& db) noexcept {
     const auto g = kernels::detail::raw_of(dy);
     const auto dbv = as_view(db);
     TYPEFORMER_CHECK(dbv.size() == g.rows, "add_bias_grad: db's extent differs from dY's rows");

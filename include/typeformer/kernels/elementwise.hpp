@@ -18,7 +18,8 @@ concept elementwise_operands =
 template <class X, class Y>
     requires elementwise_operands<X, std::remove_cvref_t<Y>> &&
         writable<kernels::detail::element_of<Y>>
-void axpy(std::type_identity_t<kernels::detail::value_of<X>> a, const X& x, Y&& y) noexcept {
+constexpr void axpy(std::type_identity_t<kernels::detail::value_of<X>> a, const X& x,
+                    Y&& y) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     const auto yr = kernels::detail::raw_of(y);
     TYPEFORMER_CHECK(xr.rows == yr.rows && xr.cols == yr.cols, "axpy: extents differ");
@@ -28,7 +29,7 @@ void axpy(std::type_identity_t<kernels::detail::value_of<X>> a, const X& x, Y&& 
 // X *= a
 template <class X>
     requires writable<kernels::detail::element_of<X>>
-void scale(X&& x, kernels::detail::value_of<X> a) noexcept {
+constexpr void scale(X&& x, kernels::detail::value_of<X> a) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     kernels::backend::scale(xr.rows, xr.cols, a, xr.ptr, xr.ld);
 }

@@ -19,7 +19,7 @@ namespace typeformer {
 namespace kernels::detail {
 
 template <class A, class B, class C>
-void matmul_impl(const A& a, const B& b, C& c, bool accumulate) noexcept {
+constexpr void matmul_impl(const A& a, const B& b, C& c, bool accumulate) noexcept {
     using TA = operand_traits<A>;
     using TB = operand_traits<B>;
     const auto av = TA::stored(a);
@@ -43,7 +43,7 @@ void matmul_impl(const A& a, const B& b, C& c, bool accumulate) noexcept {
 }
 
 template <class A, class X, class Y>
-void matvec_impl(const A& a, const X& x, Y& y, bool accumulate) noexcept {
+constexpr void matvec_impl(const A& a, const X& x, Y& y, bool accumulate) noexcept {
     using TA = operand_traits<A>;
     const auto av = TA::stored(a);
     const auto xv = as_view(x);
@@ -97,28 +97,28 @@ typename A::rows_dim >
 // C ← A·B
 template <class A, class B, class C>
     requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> && matmul_result<A, B, C>
-void matmul(const A& a, const B& b, C&& c) noexcept {
+constexpr void matmul(const A& a, const B& b, C&& c) noexcept {
     kernels::detail::matmul_impl(a, b, c, false);
 }
 
 // C += A·B
 template <class A, class B, class C>
     requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> && matmul_result<A, B, C>
-void matmul_add(const A& a, const B& b, C&& c) noexcept {
+constexpr void matmul_add(const A& a, const B& b, C&& c) noexcept {
     kernels::detail::matmul_impl(a, b, c, true);
 }
 
 // y ← A·x
 template <class A, class X, class Y>
     requires inner_dims_match<typename A::cols_dim, typename X::dim_type> && matvec_result<A, X, Y>
-void matvec(const A& a, const X& x, Y&& y) noexcept {
+constexpr void matvec(const A& a, const X& x, Y&& y) noexcept {
     kernels::detail::matvec_impl(a, x, y, false);
 }
 
 // y += A·x
 template <class A, class X, class Y>
     requires inner_dims_match<typename A::cols_dim, typename X::dim_type> && matvec_result<A, X, Y>
-void matvec_add(const A& a, const X& x, Y&& y) noexcept {
+constexpr void matvec_add(const A& a, const X& x, Y&& y) noexcept {
     kernels::detail::matvec_impl(a, x, y, true);
 }
 

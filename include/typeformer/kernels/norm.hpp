@@ -28,7 +28,7 @@ concept norm_same_shape = same_shape<kernels::detail::shape_of<X>, kernels::deta
 
 namespace kernels::detail {
 template <class X, class Y>
-void check_same_extents(const X& x, const Y& y, const char* what) noexcept {
+constexpr void check_same_extents(const X& x, const Y& y, const char* what) noexcept {
     TYPEFORMER_CHECK(x.rows == y.rows && x.cols == y.cols, what);
 }
 }  // namespace kernels::detail
@@ -39,8 +39,8 @@ template <class X, class G, class B, class Y, class M, class R>
         norm_same_shape<X, std::remove_cvref_t<Y>> && norm_same_shape<M, R> &&
         writable<kernels::detail::element_of<Y>> && writable<kernels::detail::element_of<M>> &&
         writable<kernels::detail::element_of<R>>
-void layer_norm(const X& x, const G& gamma, const B& beta, kernels::detail::value_of<X> eps, Y&& y,
-                M&& mean, R&& rstd) noexcept {
+constexpr void layer_norm(const X& x, const G& gamma, const B& beta,
+                          kernels::detail::value_of<X> eps, Y&& y, M&& mean, R&& rstd) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     const auto yr = kernels::detail::raw_of(y);
     const auto g = as_view(gamma);
@@ -89,8 +89,8 @@ template <class X, class G, class Y, class R>
     requires norm_operands<X, G, std::remove_cvref_t<R>> &&
         norm_same_shape<X, std::remove_cvref_t<Y>> && writable<kernels::detail::element_of<Y>> &&
         writable<kernels::detail::element_of<R>>
-void rms_norm(const X& x, const G& gamma, kernels::detail::value_of<X> eps, Y&& y,
-              R&& rstd) noexcept {
+constexpr void rms_norm(const X& x, const G& gamma, kernels::detail::value_of<X> eps, Y&& y,
+                        R&& rstd) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     const auto yr = kernels::detail::raw_of(y);
     const auto g = as_view(gamma);

@@ -33,7 +33,7 @@ concept softmax_mask =
 template <class S, class Mask>
     requires matrix<std::remove_cvref_t<S>> && softmax_mask<Mask> &&
         writable<kernels::detail::element_of<S>>
-void softmax_columns(S&& s, kernels::detail::value_of<S> scale, Mask mask) noexcept {
+constexpr void softmax_columns(S&& s, kernels::detail::value_of<S> scale, Mask mask) noexcept {
     const auto sr = kernels::detail::raw_of(s);
     if constexpr (std::is_same_v<Mask, mask_unidirectional>)
         kernels::backend::softmax_columns(sr.rows, sr.cols, scale, true,

@@ -55,17 +55,18 @@ constexpr void attention_resize(M& m, std::size_t rows, std::size_t cols) noexce
 
 // 1/√d_attn, the score scale of line 6.
 template <class T, class Dattn>
-inline T attention_scale() noexcept {
-    return T(1) / std::sqrt(T(Dattn::size));
+constexpr T attention_scale() noexcept {
+    return T(1) / kernels::detail::cmath::sqrt(T(Dattn::size));
 }
 
 // Lines 4–6 of Algorithm 4 for one head. Q (d_attn, l_x), K (d_attn, l_z), V (d_v, l_z) may be
 // blocks of rows of stacked heads. Writes A ← softmax(S/√d_attn) (l_z, l_x), the probabilities
 // backward needs, and Ṽ ← V·A (d_v, l_x).
 template <class T, class Dattn, class Dv, class Lx, class Lz, class Mask>
-void attention_core_forward(mat_view<const T, Dattn, Lx> Q, mat_view<const T, Dattn, Lz> K,
-                            mat_view<const T, Dv, Lz> V, Mask mask, mat_view<T, Lz, Lx> A,
-                            mat_view<T, Dv, Lx> Vt) noexcept {
+constexpr void attention_core_forward(mat_view<const T, Dattn, Lx> Q,
+                                      mat_view<const T, Dattn, Lz> K, mat_view<const T, Dv, Lz> V,
+                                      Mask mask, mat_view<T, Lz, Lx> A,
+                                      mat_view<T, Dv, Lx> Vt) noexcept {
     matmul(transpose(K), Q, A);  // 4: S ← KᵀQ                                     (l_z, l_x)
     // 5: S[t_z, t_x] ← −∞ where ¬Mask[t_z, t_x];  6: A ← softmax(S/√d_attn), masked → exactly 0
     softmax_columns(A, attention_scale<T, Dattn>(), mask);

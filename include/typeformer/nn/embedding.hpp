@@ -71,7 +71,7 @@ namespace detail {
 
 // Precondition of every sequence embedding: ℓ ≤ X's capacity, X's extent ℓ, ids < N_V.
 template <class V, class C>
-void check_sequence(std::span<const token> x, std::size_t x_cols) noexcept {
+constexpr void check_sequence(std::span<const token> x, std::size_t x_cols) noexcept {
     TYPEFORMER_CHECK(x.size() <= C::capacity,
                      "embed: more tokens than X's column capacity (the sequence is too long)");
     TYPEFORMER_CHECK(x.size() == x_cols,
@@ -85,7 +85,7 @@ void check_sequence(std::span<const token> x, std::size_t x_cols) noexcept {
 // Columns [first, first + n) of W_p as a (d_e, C) view: the positions of W_p are the positions
 // of X, so this relabelling of l_max as X's length is the meaning of line 2, not a shortcut.
 template <class C, class M>
-auto positions(M&& W_p, std::size_t first, std::size_t n) noexcept {
+constexpr auto positions(M&& W_p, std::size_t first, std::size_t n) noexcept {
     auto v = as_view(W_p);
     [[maybe_unused]] constexpr std::size_t l_max = decltype(v)::cols_dim::size;
     TYPEFORMER_CHECK(first <= l_max && n <= l_max - first,
@@ -123,7 +123,8 @@ constexpr vec_view<const T, E> embed_position(const positional_embedding<T, E, P
 template <class T, class E, class V, class Xt>
     requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
         same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
-void embed(const token_embedding<T, E, V>& te, std::span<const token> x, Xt&& X) noexcept {
+constexpr void embed(const token_embedding<T, E, V>& te, std::span<const token> x,
+                     Xt&& X) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
     detail::check_sequence<V, detail::cols_of<Xt>>(x, Xv.cols());
     for (std::size_t t = 0; t < x.size(); ++t)
@@ -134,8 +135,8 @@ void embed(const token_embedding<T, E, V>& te, std::span<const token> x, Xt&& X)
 template <class T, class E, class V, class P, class Xt>
     requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
         same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
-void embed(const token_embedding<T, E, V>& te, const positional_embedding<T, E, P>& pe,
-           std::span<const token> x, Xt&& X, std::size_t first_position = 0) noexcept {
+constexpr void embed(const token_embedding<T, E, V>& te, const positional_embedding<T, E, P>& pe,
+                     std::span<const token> x, Xt&& X, std::size_t first_position = 0) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
     embed(te, x, Xv);
     const auto Wp = detail::positions<detail::cols_of<Xt>>(pe.W_p, first_position, x.size());

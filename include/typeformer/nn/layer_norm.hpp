@@ -51,9 +51,9 @@ inline namespace typed {
 // Algorithm 6 for every column t of X (Y may be X).
 template <class T, class D, class Xt, class Yt>
     requires columnwise_operands<T, D, Xt, Yt>
-void forward(const layer_norm<T, D>& p, const Xt& X, Yt&& Y,
-             typename layer_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
-             std::type_identity_t<T> eps) noexcept {
+constexpr void forward(const layer_norm<T, D>& p, const Xt& X, Yt&& Y,
+                       typename layer_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
+                       std::type_identity_t<T> eps) noexcept {
     const auto Xv = as_view(X);  // (D, C)
     detail::set_length(c.mean, Xv.cols());
     detail::set_length(c.rstd, Xv.cols());
@@ -73,9 +73,9 @@ void backward(const layer_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX,
 // RMSnorm for every column t of X (Y may be X).
 template <class T, class D, class Xt, class Yt>
     requires columnwise_operands<T, D, Xt, Yt>
-void forward(const rms_norm<T, D>& p, const Xt& X, Yt&& Y,
-             typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
-             std::type_identity_t<T> eps) noexcept {
+constexpr void forward(const rms_norm<T, D>& p, const Xt& X, Yt&& Y,
+                       typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
+                       std::type_identity_t<T> eps) noexcept {
     const auto Xv = as_view(X);  // (D, C)
     detail::set_length(c.rstd, Xv.cols());
     // Algorithm 6 with m = β = 0: ê = e / sqrt(Σ_i e[i]²/d_e + ε) ⊙ γ

@@ -89,10 +89,10 @@ inline namespace typed {
 template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
           class ZM, softmax_mask Mask, class VM>
     requires attention_operands<T, Dx, Dz, Dout, XM, ZM, VM>
-void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X, const ZM& Z,
-             Mask mask, VM&& Vt,
-             typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
-                 detail::cols_of<XM>, detail::cols_of<ZM>>& c) noexcept {
+constexpr void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X,
+                       const ZM& Z, Mask mask, VM&& Vt,
+                       typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
+                           detail::cols_of<XM>, detail::cols_of<ZM>>& c) noexcept {
     using detail::attention_cview;
     const auto Xv = as_view(X);
     const auto Zv = as_view(Z);

@@ -54,8 +54,9 @@ inline namespace typed {
 // Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ
 template <class T, class E, class M, class Act, class Xt, class Yt>
     requires columnwise_operands<T, E, Xt, Yt>
-void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
-             typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
+constexpr void forward(
+    const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
+    typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
     detail::set_length(c.pre, Xv.cols());
     detail::set_length(c.act, Xv.cols());

@@ -54,7 +54,7 @@ inline namespace typed {
 // logits = W_u X
 template <class T, class V, class E, class Xt, class Lt>
     requires unembedding_operands<T, V, E, Xt, Lt> && writable<detail::element_of<Lt>>
-void forward(const unembedding<T, V, E>& p, const Xt& X, Lt&& logits) noexcept {
+constexpr void forward(const unembedding<T, V, E>& p, const Xt& X, Lt&& logits) noexcept {
     matmul(p.W_u, X, logits);  // W_u e
 }
 
@@ -83,8 +83,8 @@ void backward(const unembedding<T, V, E>& p, const Xt& X, const DLt& dlogits, DX
 // logits = W_eᵀ X
 template <class T, class V, class E, class Xt, class Lt>
     requires unembedding_operands<T, V, E, Xt, Lt> && writable<detail::element_of<Lt>>
-void forward(const tied_unembedding<T, V, E>&, const token_embedding<T, E, V>& te, const Xt& X,
-             Lt&& logits) noexcept {
+constexpr void forward(const tied_unembedding<T, V, E>&, const token_embedding<T, E, V>& te,
+                       const Xt& X, Lt&& logits) noexcept {
     matmul(transpose(te.W_e), X, logits);  // W_u e with W_u = W_eᵀ
 }
 
