@@ -13,8 +13,9 @@
 namespace {
 using namespace typeformer;
 
-template <class T>
-T& ref();  // an lvalue of T in an unevaluated operand
+template <class X>
+X& ref();  // an lvalue of X in an unevaluated operand
+using span_t = std::span<const token>;
 
 // ---- kernels ----
 using W_q_t = mat<float, d_attn<16>, d_x<8>>;
@@ -85,6 +86,57 @@ static_assert(std::is_same_v<
                                    ref<attention::cache<l_x<8>, l_z<8>>>())),
               shape_error<in::Algorithm_4_attention, V_tilde_cols<l_z<8>>, X_cols<l_x<8>>>>);
 
+// backward forms (Algorithms 1–7, the MLP, RMSnorm): each names its operands too
+using LN = nn::layer_norm<float, d_e<32>>;
+static_assert(
+    std::is_same_v<
+        decltype(nn::backward(ref<const LN>(), ref<const stream>(), ref<const hidden>(),
+                              ref<stream>(), ref<LN>(), ref<const LN::cache<l_x<16>>>())),
+        shape_error<in::Algorithm_6_layer_norm_backward, dY_rows<d_mlp<128>>, X_rows<d_e<32>>>>);
+using RN = nn::rms_norm<float, d_e<32>>;
+static_assert(std::is_same_v<decltype(nn::backward(ref<const RN>(), ref<const stream>(),
+                                                   ref<const stream>(), ref<stream>(), ref<LN>(),
+                                                   ref<const RN::cache<l_x<16>>>())),
+                             shape_error<in::RMSnorm_backward, grads<LN>, block<RN>>>);
+static_assert(std::is_same_v<
+              decltype(nn::backward(ref<const U>(), ref<const mat<float, d_e<8>, l_x<4>>>(),
+                                    ref<const mat<float, N_V<32>, l_x<4>>>(),
+                                    ref<mat<float, d_e<8>, l_z<4>>>(), ref<U>())),
+              shape_error<in::Algorithm_7_unembedding_backward, dX_cols<l_z<4>>, X_cols<l_x<4>>>>);
+using MHA = nn::MHAttention<float, d_e<16>, d_e<16>, d_attn<8>, d_mid<8>, d_e<16>, H<2>>;
+static_assert(std::is_same_v<
+              decltype(nn::backward(
+                  ref<const MHA>(), ref<const mat<float, d_e<16>, l_x<8>>>(),
+                  ref<const mat<float, d_e<16>, l_x<8>>>(), mask_unidirectional{},
+                  ref<const mat<float, d_mid<16>, l_x<8>>>(), ref<mat<float, d_e<16>, l_x<8>>>(),
+                  ref<mat<float, d_e<16>, l_x<8>>>(), ref<MHA>(),
+                  ref<const MHA::cache<l_x<8>, l_x<8>>>(), ref<MHA::scratch<l_x<8>, l_x<8>>>())),
+              shape_error<in::Algorithm_5_MHAttention_backward, dV_tilde_rows<d_mid<16>>,
+                          W_o_rows<d_e<16>>>>);
+using SQ = nn::single_query_attention<float, d_in<8>, d_attn<16>, d_out<16>>;
+static_assert(
+    std::is_same_v<decltype(nn::backward(
+                       ref<const SQ>(), ref<const vec<float, d_in<8>>>(),
+                       ref<const mat<float, d_in<8>, T<6>>>(), ref<const vec<float, d_attn<16>>>(),
+                       ref<vec<float, d_in<8>>>(), ref<mat<float, d_in<8>, T<6>>>(), ref<SQ>(),
+                       ref<const nn::single_query_cache<float, d_attn<16>, d_out<16>, T<6>>>(),
+                       ref<nn::single_query_scratch<float, d_attn<16>, d_out<16>, T<6>>>())),
+                   shape_error<in::Algorithm_3_single_query_attention_backward,
+                               dv_tilde_rows<d_attn<16>>, W_v_rows<d_out<16>>>>);
+using TE = token_embedding<float, d_e<16>, N_V<32>>;
+using PE = positional_embedding<float, d_e<16>, l_max<8>>;
+static_assert(
+    std::is_same_v<
+        decltype(nn::embed_backward(ref<const TE>(), ref<const PE>(), ref<span_t>(),
+                                    ref<const mat<float, d_mid<16>, l_x<8>>>(), ref<TE>(),
+                                    ref<PE>())),
+        shape_error<in::Algorithm_1_2_embed_backward, dX_rows<d_mid<16>>, W_e_rows<d_e<16>>>>);
+static_assert(
+    std::is_same_v<decltype(nn::embed(ref<const TE>(),
+                                      ref<const positional_embedding<float, d_e<8>, l_max<8>>>(),
+                                      ref<span_t>(), ref<mat<float, d_e<16>, l_x<8>>>())),
+                   shape_error<in::Algorithm_1_2_embed, W_p_rows<d_e<8>>, W_e_rows<d_e<16>>>>);
+
 // ---- architectures, optimisers, training, inference ----
 struct tiny {
     static constexpr std::size_t N_V = 64, l_max = 32, L = 2, H = 2, d_e = 32, d_mlp = 128,
@@ -97,7 +149,6 @@ struct wide {
 using gpt = DTransformer<float, tiny>;
 using gpt_wide = DTransformer<float, wide>;
 using bert = ETransformer<float, tiny>;
-using span_t = std::span<const token>;
 static_assert(std::is_same_v<decltype(loss_and_grad(ref<const gpt>(), ref<span_t>(), ref<bert>())),
                              shape_error<in::loss_and_grad, grads<bert>, model<gpt>>>);
 static_assert(std::is_same_v<decltype(sgd_step(ref<gpt>(), ref<const gpt_wide>(), 0.1f)),
