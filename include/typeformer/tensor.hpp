@@ -418,35 +418,31 @@ constexpr auto copy_error() {
 }  // namespace detail
 
 template <dimension R2, dimension C2, class M>
-    requires matrix<std::remove_cvref_t<M>> &&
-        (!(relabel_compatible<typename std::remove_cvref_t<M>::rows_dim, R2> &&
-           relabel_compatible<typename std::remove_cvref_t<M>::cols_dim,
-                              C2>)) auto relabel(M&& m) noexcept
-        -> decltype(detail::shape_error_of<in::relabel>(detail::first_error(
-            detail::relabel_error<typename std::remove_cvref_t<M>::rows_dim, R2>(),
-            detail::relabel_error<typename std::remove_cvref_t<M>::cols_dim, C2>())));
-    template <dimension D2, class V>
-        requires vector<std::remove_cvref_t<V>> &&
-            (!relabel_compatible<typename std::remove_cvref_t<V>::dim_type, D2>)auto relabel(
-                V&& x) noexcept
-            -> decltype(detail::shape_error_of<in::relabel>(
-                detail::relabel_error<typename std::remove_cvref_t<V>::dim_type, D2>()));
+    requires(matrix<std::remove_cvref_t<M>> &&
+             !(relabel_compatible<typename std::remove_cvref_t<M>::rows_dim, R2> &&
+               relabel_compatible<typename std::remove_cvref_t<M>::cols_dim, C2>))
+auto relabel(M&& m) noexcept -> decltype(detail::shape_error_of<in::relabel>(
+    detail::first_error(detail::relabel_error<typename std::remove_cvref_t<M>::rows_dim, R2>(),
+                        detail::relabel_error<typename std::remove_cvref_t<M>::cols_dim, C2>())));
+template <dimension D2, class V>
+    requires(vector<std::remove_cvref_t<V>> &&
+             !relabel_compatible<typename std::remove_cvref_t<V>::dim_type, D2>)
+auto relabel(V&& x) noexcept -> decltype(detail::shape_error_of<in::relabel>(
+    detail::relabel_error<typename std::remove_cvref_t<V>::dim_type, D2>()));
 
-        template <std::size_t h, class Y>
-            requires matrix<std::remove_cvref_t<Y>> &&
-                is_prod_v<typename std::remove_cvref_t<Y>::rows_dim> &&
-                (!head_index_in_range<
-                    h, typename std::remove_cvref_t<Y>::rows_dim::outer>)auto head(Y&& y) noexcept
-                -> decltype(detail::shape_error_of<in::head>(
-                    detail::what<head_index<h>,
-                                 heads<typename std::remove_cvref_t<Y>::rows_dim::outer>>{}));
+template <std::size_t h, class Y>
+    requires(
+        matrix<std::remove_cvref_t<Y>>&& is_prod_v<typename std::remove_cvref_t<Y>::rows_dim> &&
+        !head_index_in_range<h, typename std::remove_cvref_t<Y>::rows_dim::outer>)
+auto head(Y&& y) noexcept -> decltype(detail::shape_error_of<in::head>(
+    detail::what<head_index<h>, heads<typename std::remove_cvref_t<Y>::rows_dim::outer>>{}));
 
-            template <class Src, class Dst>
-                requires(!requires {
-                    requires same_shape_type<std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>> &&
-                        writable_tensor<Dst>;
-                })
-            auto copy(const Src& src, Dst&& dst) noexcept
-                -> decltype(detail::shape_error_of<in::copy>(detail::copy_error<Src, Dst>()));
+template <class Src, class Dst>
+    requires(!requires {
+        requires same_shape_type<std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>> &&
+            writable_tensor<Dst>;
+    })
+auto copy(const Src& src, Dst&& dst) noexcept
+    -> decltype(detail::shape_error_of<in::copy>(detail::copy_error<Src, Dst>()));
 
 }  // namespace typeformer

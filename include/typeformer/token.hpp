@@ -34,10 +34,12 @@ inline constexpr token no_target = static_cast<token>(-1);
 
 // A sequence that names its vocabulary V (a dimension N_V<n>) as a member type `vocabulary`.
 template <class X>
-concept typed_token_sequence = requires {
+concept names_vocabulary = requires {
     typename std::remove_cvref_t<X>::vocabulary;
-}
-&&std::is_convertible_v<const std::remove_cvref_t<X>&, std::span<const token>>;
+};
+template <class X>
+concept typed_token_sequence =
+    names_vocabulary<X> && std::is_convertible_v<std::remove_cvref_t<X>, std::span<const token>>;
 
 // A typed view of ids: made from untyped ids once, at a boundary, where each id is checked < |V|.
 template <class V>
@@ -51,10 +53,9 @@ struct token_span : std::span<const token> {
     }
     // A view of a typed sequence of the same vocabulary.
     template <typed_token_sequence R>
-        requires std::is_same_v<typename std::remove_cvref_t<R>::vocabulary, V> &&
-            (!std::is_same_v<std::remove_cvref_t<R>, token_span>)constexpr token_span(
-                const R& r) noexcept
-            : std::span<const token>(r) {}
+        requires(std::is_same_v<typename std::remove_cvref_t<R>::vocabulary, V> &&
+                 !std::is_same_v<std::remove_cvref_t<R>, token_span>)
+    constexpr token_span(const R& r) noexcept : std::span<const token>(r) {}
 };
 
 // What a model's function takes as a sequence over the vocabulary V: an untyped sequence, or a
