@@ -26,11 +26,9 @@ for i, line in enumerate(lines):
     if r.returncode == 0:
         sys.exit(f"rejected line compiled: {code}")
     first = next((l for l in r.stderr.splitlines() if "error:" in l), "")
-    # g++ names the operand types on its first error line; clang names only the function there,
-    # so with clang the dimensions are looked for in the whole diagnostic.
-    where = r.stderr if "clang" in pathlib.Path(cxx).name else first
+    # g++ and clang both name the dimensions on the first error line (shape_error<...>)
     for dim in re.findall(r"[A-Za-z_]+<\d+>", why):
-        if dim not in where:
+        if dim not in first:
             sys.exit(f"diagnostic for `{code}` does not name {dim}:\n{r.stderr}")
     print(f"rejected as expected ({len(r.stderr.splitlines())} lines): {code}\n  {first}")
 if cases == 0:

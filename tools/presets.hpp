@@ -101,7 +101,9 @@ void with_checkpoint(const std::string& path, F&& f) {
                 std::string tok_state;
                 if (auto r = typeformer::io::try_load_checkpoint_model(path, *m, &tok_state); !r)
                     throw std::runtime_error(r.message);
-                f(*m, tokenizer_from<Tokenizer>(tok_state));
+                // the checkpoint's tokenizer, checked once against the model's N_V: its encode
+                // then gives ids typed with that vocabulary
+                f(*m, typeformer::tokenize::for_model<Model>(tokenizer_from<Tokenizer>(tok_state)));
             });
     if (!found)
         throw std::runtime_error("no preset of this tool matches the checkpoint's model: " + type);

@@ -97,11 +97,13 @@ int main(int argc, char** argv) {
         if (!hf_gpt2.empty()) {
             if (vocab.empty() || merges.empty())
                 throw std::runtime_error("--hf-gpt2 needs --gpt2-vocab and --gpt2-merges");
-            const auto tokenizer = tf::tokenize::gpt2::load(vocab, merges);
             using model_t = tf::DTransformer<float, gpt2_small>;
+            // checked once against the model's N_V: its encode then gives typed ids
+            const auto tokenizer =
+                tf::tokenize::for_model<model_t>(tf::tokenize::gpt2::load(vocab, merges));
             auto m = std::make_unique<model_t>();
             tf::io::import_hf_gpt2(*m, hf_gpt2);
-            const tf::token eot = tokenizer.eot();
+            const tf::token eot = tokenizer.tokenizer().eot();
             generate(
                 *m, tokenizer, o,
                 o.stop_at_eot ? std::span<const tf::token>(&eot, 1) : std::span<const tf::token>());

@@ -11,6 +11,8 @@
 //   cross_entropy.hpp  cross_entropy, cross_entropy_backward
 #pragma once
 
+#include "shape_error.hpp"  // first: an error's note then names only this include
+
 #include "kernels/activation.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/bias.hpp"

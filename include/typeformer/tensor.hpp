@@ -18,6 +18,7 @@
 
 #include "config.hpp"
 #include "dim.hpp"
+#include "shape_error.hpp"
 
 namespace typeformer {
 
@@ -381,5 +382,67 @@ constexpr void copy(const Src& src, Dst&& dst) noexcept {
             d[i] = s[i];
     }
 }
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+namespace detail {
+// relabel keeps sizes, and fixed stays fixed (a bounded length has a run-time extent).
+template <class From, class To>
+constexpr auto relabel_error() {
+    if constexpr (!relabel_compatible<From, To>)
+        return what<relabel_from<From>, relabel_to<To>>{};
+    else
+        return what<>{};
+}
+// copy(src, dst): dst has src's dimensions (rows, then columns), and can be written.
+template <class Src, class Dst>
+constexpr auto copy_error() {
+    using S = std::remove_cvref_t<Src>;
+    using D = std::remove_cvref_t<Dst>;
+    if constexpr (!(matrix<S> || vector<S>) || !(matrix<D> || vector<D>) ||
+                  matrix<S> != matrix<D>) {
+        return what<arguments<S, D>>{};
+    } else if constexpr (matrix<S>) {
+        if constexpr (!std::is_same_v<typename S::rows_dim, typename D::rows_dim>)
+            return what<dst_rows<typename D::rows_dim>, src_rows<typename S::rows_dim>>{};
+        else if constexpr (!std::is_same_v<typename S::cols_dim, typename D::cols_dim>)
+            return what<dst_cols<typename D::cols_dim>, src_cols<typename S::cols_dim>>{};
+        else
+            return what<dst_is_read_only<D>>{};
+    } else if constexpr (!std::is_same_v<typename S::dim_type, typename D::dim_type>) {
+        return what<dst_rows<typename D::dim_type>, src_rows<typename S::dim_type>>{};
+    } else {
+        return what<dst_is_read_only<D>>{};
+    }
+}
+}  // namespace detail
+
+template <dimension R2, dimension C2, class M>
+    requires(matrix<std::remove_cvref_t<M>> &&
+             !(relabel_compatible<typename std::remove_cvref_t<M>::rows_dim, R2> &&
+               relabel_compatible<typename std::remove_cvref_t<M>::cols_dim, C2>))
+auto relabel(M&& m) noexcept -> decltype(detail::shape_error_of<in::relabel>(
+    detail::first_error(detail::relabel_error<typename std::remove_cvref_t<M>::rows_dim, R2>(),
+                        detail::relabel_error<typename std::remove_cvref_t<M>::cols_dim, C2>())));
+template <dimension D2, class V>
+    requires(vector<std::remove_cvref_t<V>> &&
+             !relabel_compatible<typename std::remove_cvref_t<V>::dim_type, D2>)
+auto relabel(V&& x) noexcept -> decltype(detail::shape_error_of<in::relabel>(
+    detail::relabel_error<typename std::remove_cvref_t<V>::dim_type, D2>()));
+
+template <std::size_t h, class Y>
+    requires(
+        matrix<std::remove_cvref_t<Y>>&& is_prod_v<typename std::remove_cvref_t<Y>::rows_dim> &&
+        !head_index_in_range<h, typename std::remove_cvref_t<Y>::rows_dim::outer>)
+auto head(Y&& y) noexcept -> decltype(detail::shape_error_of<in::head>(
+    detail::what<head_index<h>, heads<typename std::remove_cvref_t<Y>::rows_dim::outer>>{}));
+
+template <class Src, class Dst>
+    requires(!requires {
+        requires same_shape_type<std::remove_cvref_t<Src>, std::remove_cvref_t<Dst>> &&
+            writable_tensor<Dst>;
+    })
+auto copy(const Src& src, Dst&& dst) noexcept
+    -> decltype(detail::shape_error_of<in::copy>(detail::copy_error<Src, Dst>()));
 
 }  // namespace typeformer

@@ -3,6 +3,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <type_traits>
+
+#include "config.hpp"
 
 namespace typeformer {
 
@@ -19,5 +23,54 @@ inline constexpr token eos_token = static_cast<token>(NV - 1);
 // A target that contributes nothing to a loss (e.g. an unmasked position in
 // Algorithm 12).
 inline constexpr token no_target = static_cast<token>(-1);
+
+// ---- typed sequences: the vocabulary in the type ----
+//
+// A tokenizer whose vocabulary is fixed at compile time returns ids whose type carries it
+// (tokenize::byte_level::encode gives tokenize::tokens<N_V<259>>), and a model takes such a
+// sequence only if the vocabulary is its own N_V: byte tokens fed to a model with N_V = 99 do not
+// compile (shape_error<in::forward, tokens_of<N_V<259>>, model_N_V<N_V<99>>>). Untyped sequences
+// (std::span<const token>, std::vector<token>) are taken as before, their ids checked at run time.
+
+// A sequence that names its vocabulary V (a dimension N_V<n>) as a member type `vocabulary`.
+template <class X>
+concept names_vocabulary = requires {
+    typename std::remove_cvref_t<X>::vocabulary;
+};
+template <class X>
+concept typed_token_sequence =
+    names_vocabulary<X> && std::is_convertible_v<std::remove_cvref_t<X>, std::span<const token>>;
+
+// A typed view of ids: made from untyped ids once, at a boundary, where each id is checked < |V|.
+template <class V>
+struct token_span : std::span<const token> {
+    using vocabulary = V;
+    constexpr token_span() noexcept = default;
+    constexpr explicit token_span(std::span<const token> ids) noexcept
+        : std::span<const token>(ids) {
+        for ([[maybe_unused]] const token t : ids)
+            TYPEFORMER_CHECK(t < V::size, "token_span: an id is not in the vocabulary (>= N_V)");
+    }
+    // A view of a typed sequence of the same vocabulary.
+    template <typed_token_sequence R>
+        requires(std::is_same_v<typename std::remove_cvref_t<R>::vocabulary, V> &&
+                 !std::is_same_v<std::remove_cvref_t<R>, token_span>)
+    constexpr token_span(const R& r) noexcept : std::span<const token>(r) {}
+};
+
+// What a model's function takes as a sequence over the vocabulary V: an untyped sequence, or a
+// typed one of vocabulary V (one of another vocabulary converts to nothing here, so the call
+// falls through to the function's shape_error form, which names both vocabularies).
+template <class V>
+struct input_tokens : std::span<const token> {
+    constexpr input_tokens() noexcept = default;  // {}: the empty sequence
+    template <class R>
+        requires(!typed_token_sequence<R> && std::is_convertible_v<R&&, std::span<const token>>)
+    constexpr input_tokens(R&& ids) noexcept
+        : std::span<const token>(std::span<const token>(static_cast<R&&>(ids))) {}
+    template <typed_token_sequence R>
+        requires std::is_same_v<typename std::remove_cvref_t<R>::vocabulary, V>
+    constexpr input_tokens(const R& ids) noexcept : std::span<const token>(ids) {}
+};
 
 }  // namespace typeformer

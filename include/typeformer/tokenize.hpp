@@ -3,9 +3,11 @@
 //   tokenize/bpe.hpp       bpe: byte-pair encoding trained here, saved and loaded
 //   tokenize/gpt2.hpp      gpt2: GPT-2's byte-level BPE from its encoder.json and vocab.bpe
 //   tokenize/dataset.hpp   wrap, chunk, split, window_sampler
+//   tokenize/tokens.hpp    tokens<N_V<n>> (ids typed with their vocabulary), for_model<Model>(tok)
 #pragma once
 
 #include "tokenize/bpe.hpp"
 #include "tokenize/byte.hpp"
 #include "tokenize/dataset.hpp"
 #include "tokenize/gpt2.hpp"
+#include "tokenize/tokens.hpp"

@@ -15,6 +15,8 @@
 //                                  EDInference, fill-mask
 #pragma once
 
+#include "shape_error.hpp"  // first: a mis-shaped call's note then names only this include
+
 #include "config.hpp"
 #include "dim.hpp"
 #include "kernels.hpp"

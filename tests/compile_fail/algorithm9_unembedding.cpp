@@ -1,12 +1,14 @@
 // Mistake: the paper's own shape slip (Algorithm 9, ETransformer/BERT, lines 10–12).
-// Line 10 maps the stream to d_f: X ← GELU(W_f X + b_f 1ᵀ) ∈ R^{d_f × l}, but the parameters
-// give W_u ∈ R^{N_V × d_e}, so line 12's P ← softmax(W_u X) pairs d_e with d_f. With d_f ≠ d_e
-// it does not type-check (nor with d_f = d_e: the meanings differ); the fix is W_u ∈ R^{N_V × d_f},
-// i.e. unembedding<float, N_V<32>, d_f<12>>.
-// expect: d_e<8>, d_f<12>, N_V<32>, rows_are
-// first-error: forward, d_e<8>, d_f<12>
-// max-lines: 26
-#include <typeformer/nn/unembedding.hpp>
+// Line 10 maps the stream to d_f: X ← GELU(W_f X + b_f 1ᵀ) ∈ R^{d_f × ℓ}, and line 11 normalises it
+// over d_f; but the parameters list W_u ∈ R^{N_V × d_e}, so line 12's P ← softmax(W_u X) multiplies
+// W_u's d_e columns with X's d_f rows. With d_f ≠ d_e the product does not exist.
+// Fix: W_u ∈ R^{N_V × d_f}, i.e. unembedding<float, N_V<32>, d_f<12>> (what ETransformer holds).
+// gallery: 1
+// expect: in::Algorithm_7_unembedding
+// first-error: X_rows<typeformer::d_f<12>, W_u_cols<typeformer::d_e<8>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

@@ -1,10 +1,13 @@
 // Mistake: the backward pass of Q = W_q·X uses W_q where W_qᵀ is required.
-// dX += W_qᵀ·dQ (d_x, l_x); written as W_q·dQ, the product pairs W_q's columns (d_x) with
-// dQ's rows (d_attn). The fix is matmul_add(transpose(W_q), dQ, dX).
-// expect: d_x<8>, d_attn<16>, inner_dims_match
-// first-error: matmul_add, d_x<8>, d_attn<16>
-// max-lines: 20
-#include <typeformer/kernels.hpp>
+// dX += W_qᵀ·dQ (d_x, l_x); written as W_q·dQ, the product pairs W_q's columns (d_x) with dQ's rows
+// (d_attn).
+// Fix: matmul_add(transpose(W_q), dQ, dX).
+// gallery: 6
+// expect: in::matmul_add
+// first-error: A_cols<typeformer::d_x<8>, B_rows<typeformer::d_attn<16>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

@@ -1,10 +1,12 @@
 // Mistake: copying the primary sequence X (d_e, l_x) into the context Z (d_e, l_z).
-// Both have capacity 16, but l_x and l_z are different lengths (Algorithm 4: the token
-// sequences being attended from and attended to); only relabel<d_e<8>, l_z<16>>(X) says so.
-// expect: l_x<16>, l_z<16>, same_shape_type
-// first-error: copy, l_x<16>, l_z<16>
-// max-lines: 16
-#include <typeformer/tensor.hpp>
+// Both have capacity 16, but l_x and l_z are different lengths (Algorithm 4: the sequence attending
+// and the sequence attended to).
+// Fix: say so explicitly: copy(relabel<d_e<8>, l_z<16>>(X), Z).
+// expect: in::copy
+// first-error: dst_cols<typeformer::l_z<16>, src_cols<typeformer::l_x<16>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

@@ -1,10 +1,11 @@
-// Mistake: layer norm of the residual stream (d_e, l_x) with scale and offset over d_mlp.
-// Algorithm 6: X̂[:, t] = (X[:, t] − m)/√v ⊙ γ + β with γ, β ∈ R^{d_e}; these γ, β are the
-// MLP width's (d_mlp = 32).
-// expect: d_mlp<32>, d_e<8>, vector_matches_rows
-// first-error: layer_norm, d_mlp<32>, d_e<8>
-// max-lines: 20
-#include <typeformer/kernels.hpp>
+// Mistake: the layer-norm kernel on the residual stream (d_e, l_x) with scale and offset over d_mlp.
+// Algorithm 6: ê = (e − m)/√v ⊙ γ + β with γ, β ∈ R^{d_e}; these γ, β are the MLP width's (d_mlp).
+// Fix: the stream's own γ, β (vec<float, d_e<8>>).
+// expect: in::layer_norm_kernel
+// first-error: gamma_rows<typeformer::d_mlp<32>, X_rows<typeformer::d_e<8>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

@@ -1,10 +1,14 @@
-// Mistake: S ← Kᵀ·Q computed with the values V in place of the keys K. d_attn = d_mid = 64,
-// so every size agrees (Eigen, mdspan or a raw GEMM would run it), but V's rows are d_mid, the
-// per-head value dim, and Q's rows are d_attn: Algorithm 4, line 4 needs Kᵀ (l_z, d_attn).
-// expect: d_mid<64>, d_attn<64>, inner_dims_match
-// first-error: matmul, d_mid<64>, d_attn<64>
-// max-lines: 20
-#include <typeformer/kernels.hpp>
+// Mistake: S ← Kᵀ·Q computed with the values V in place of the keys K.
+// d_attn = d_mid = 64, so every size agrees (Eigen, mdspan or a raw GEMM would run it), but V's rows
+// are d_mid, the per-head value dimension, and Q's rows are d_attn: Algorithm 4, line 4 is S ← KᵀQ
+// with K (d_attn, l_z).
+// Fix: matmul(transpose(K), Q, S).
+// gallery: 4
+// expect: in::matmul
+// first-error: A_cols<typeformer::d_mid<64>, B_rows<typeformer::d_attn<64>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

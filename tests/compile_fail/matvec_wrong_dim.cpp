@@ -1,9 +1,11 @@
 // Mistake: a single query q ← W_q·e with e a token embedding over d_e instead of d_in.
 // Algorithm 3, line 1: q ← W_q e + b_q with W_q ∈ R^{d_attn × d_in}, e ∈ R^{d_in}.
-// expect: d_in<8>, d_e<12>, inner_dims_match
-// first-error: matvec, d_in<8>, d_e<12>
-// max-lines: 20
-#include <typeformer/kernels.hpp>
+// Fix: e over d_in (or W_q built for d_e).
+// expect: in::matvec
+// first-error: A_cols<typeformer::d_in<8>, x_rows<typeformer::d_e<12>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

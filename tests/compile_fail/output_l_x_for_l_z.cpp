@@ -1,10 +1,13 @@
 // Mistake: the keys of the context Z stored in a matrix over the primary length l_x.
-// Algorithm 4, line 2: K ← W_k Z + b_k 1ᵀ ∈ R^{d_attn × l_z}; a (d_attn, l_x)
-// output has the right capacity (6) but the wrong sequence.
-// expect: l_x<6>, l_z<6>, result_cols_match
-// first-error: matmul, l_x<6>, l_z<6>
-// max-lines: 20
-#include <typeformer/kernels.hpp>
+// Algorithm 4, line 2: K ← W_k Z + b_k 1ᵀ ∈ R^{d_attn × l_z}; a (d_attn, l_x) output has the right
+// capacity (6) but the wrong sequence.
+// Fix: K over l_z: mat<float, d_attn<16>, l_z<6>>.
+// gallery: 5
+// expect: in::matmul
+// first-error: C_cols<typeformer::l_x<6>, B_cols<typeformer::l_z<6>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

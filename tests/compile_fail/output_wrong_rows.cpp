@@ -1,9 +1,11 @@
 // Mistake: the result of W_q·X (d_attn, l_x) written into a (d_e, l_x) matrix.
 // The product's shape is fixed by its operands: C ← A·B needs C's rows to be A's rows.
-// expect: d_e<8>, d_attn<16>, result_rows_match
-// first-error: matmul, d_e<8>, d_attn<16>
-// max-lines: 20
-#include <typeformer/kernels.hpp>
+// Fix: Q over d_attn: mat<float, d_attn<16>, l_x<4>>.
+// expect: in::matmul
+// first-error: C_rows<typeformer::d_e<8>, A_rows<typeformer::d_attn<16>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

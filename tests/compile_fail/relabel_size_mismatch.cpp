@@ -1,9 +1,12 @@
 // Mistake: relabelling a (d_attn, l_x) matrix as (d_mid, l_x) when d_attn = 64 and d_mid = 32.
 // relabel is the explicit way to change a dimension's meaning, and only between equal sizes.
-// expect: d_attn<64>, d_mid<32>, relabel_compatible
-// first-error: relabel, d_attn<64>, d_mid<32>
-// max-lines: 30
-#include <typeformer/tensor.hpp>
+// Fix: relabel only between dimensions of the same size (and heads with head<h>).
+// gallery: 19
+// expect: in::relabel
+// first-error: relabel_from<typeformer::d_attn<64>, relabel_to<typeformer::d_mid<32>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

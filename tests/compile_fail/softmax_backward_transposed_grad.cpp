@@ -1,10 +1,12 @@
 // Mistake: the gradient of the attention weights passed transposed to softmax's backward.
-// A = softmax(S) is (l_z, l_x) (one column per query position); dA must have A's shape,
-// here it is (l_x, l_z).
-// expect: l_z<8>, l_x<4>, same_shape
-// first-error: softmax_columns_backward, l_z<8>, l_x<4>
-// max-lines: 20
-#include <typeformer/kernels.hpp>
+// A = softmax(S) is (l_z, l_x) (one column per query position); dA must have A's shape, here it is
+// (l_x, l_z).
+// Fix: dA (l_z, l_x), e.g. Vᵀ·dṼ computed in that order.
+// expect: in::softmax_columns_backward
+// first-error: dA_rows<typeformer::l_x<4>, A_rows<typeformer::l_z<8>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
 
 using namespace typeformer;
 

@@ -22,6 +22,7 @@
 #include <span>
 #include <type_traits>
 
+#include "../models/diagnose.hpp"
 #include "../models/dtransformer.hpp"
 #include "../models/status.hpp"
 #include "../random.hpp"
@@ -65,10 +66,13 @@ void slide_window(const Model& m, kv_cache<Model>& c) noexcept {
 
 }  // namespace detail
 
+inline namespace typed {
+
 template <class T, class cfg, class Gen, class OnToken = detail::keep_going>
 status try_DInference(const DTransformer<T, cfg>& model, kv_cache<DTransformer<T, cfg>>& cache,
-                      std::span<const token> x, std::size_t l_gen, const sampling& opt, Gen& gen,
-                      std::span<token> y, std::size_t& n_out, OnToken&& on_token = {}) noexcept {
+                      tokens_for<DTransformer<T, cfg>> x, std::size_t l_gen, const sampling& opt,
+                      Gen& gen, std::span<token> y, std::size_t& n_out,
+                      OnToken&& on_token = {}) noexcept {
     using model_type = DTransformer<T, cfg>;
     n_out = 0;
     if (const status s = check_sampling(opt, model_type::N_V::size); s != status::ok)
@@ -100,9 +104,9 @@ status try_DInference(const DTransformer<T, cfg>& model, kv_cache<DTransformer<T
 // tokens were generated.
 template <class T, class cfg, class Gen, class OnToken = detail::keep_going>
 std::vector<token> DInference(const DTransformer<T, cfg>& model,
-                              kv_cache<DTransformer<T, cfg>>& cache, std::span<const token> x,
-                              std::size_t l_gen, const sampling& opt, Gen& gen,
-                              OnToken&& on_token = {}) {
+                              kv_cache<DTransformer<T, cfg>>& cache,
+                              tokens_for<DTransformer<T, cfg>> x, std::size_t l_gen,
+                              const sampling& opt, Gen& gen, OnToken&& on_token = {}) {
     using model_type = DTransformer<T, cfg>;
     if (const input_report r = detail::inspect<model_type>(x, "x"); r.code != status::ok)
         detail::require_valid<model_type>(r);
@@ -114,6 +118,42 @@ std::vector<token> DInference(const DTransformer<T, cfg>& model,
     detail::require_ok<model_type>(s);
     return y;
 }
+#endif
+
+}  // namespace typed
+
+// ---- a call of no form above: one error naming both models, or both vocabularies ----
+
+// (opt is spelled out: a braced {...} argument deduces nothing in a pack)
+namespace detail {
+template <class... A>
+concept try_DInference_accepts = requires(A&&... a) {
+    typed::try_DInference(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class Cache, class X, class... A>
+    requires(
+        detail::architecture<Model> &&
+        !detail::try_DInference_accepts<const Model&, Cache, X, std::size_t, const sampling&, A...>)
+auto try_DInference(const Model& model, Cache&& cache, X&& x, std::size_t l_gen,
+                    const sampling& opt, A&&... args)
+    -> decltype(detail::shape_error_of<in::Algorithm_14_DInference>(
+        detail::model_call_error<Model, Cache, X, A...>()));
+#if TYPEFORMER_HAS_EXCEPTIONS
+namespace detail {
+template <class... A>
+concept DInference_accepts = requires(A&&... a) {
+    typed::DInference(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class Cache, class X, class... A>
+    requires(
+        detail::architecture<Model> &&
+        !detail::DInference_accepts<const Model&, Cache, X, std::size_t, const sampling&, A...>)
+auto DInference(const Model& model, Cache&& cache, X&& x, std::size_t l_gen, const sampling& opt,
+                A&&... args)
+    -> decltype(detail::shape_error_of<in::Algorithm_14_DInference>(
+        detail::model_call_error<Model, Cache, X, A...>()));
 #endif
 
 }  // namespace typeformer

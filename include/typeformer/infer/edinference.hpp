@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <span>
 
+#include "../models/diagnose.hpp"
 #include "../models/edtransformer.hpp"
 #include "../models/status.hpp"
 #include "../token.hpp"
@@ -30,9 +31,11 @@
 
 namespace typeformer {
 
+inline namespace typed {
+
 template <class T, class cfg, class Gen>
 status try_EDInference(const EDTransformer<T, cfg>& model, kv_cache<EDTransformer<T, cfg>>& cache,
-                       std::span<const token> z, const sampling& opt, Gen& gen,
+                       tokens_for<EDTransformer<T, cfg>> z, const sampling& opt, Gen& gen,
                        std::span<token> x_hat, std::size_t& n_out) noexcept {
     using model_type = EDTransformer<T, cfg>;
     constexpr std::size_t NV = model_type::N_V::size;
@@ -64,8 +67,8 @@ status try_EDInference(const EDTransformer<T, cfg>& model, kv_cache<EDTransforme
 // reaching l_max without eos.
 template <class T, class cfg, class Gen>
 std::vector<token> EDInference(const EDTransformer<T, cfg>& model,
-                               kv_cache<EDTransformer<T, cfg>>& cache, std::span<const token> z,
-                               const sampling& opt, Gen& gen) {
+                               kv_cache<EDTransformer<T, cfg>>& cache,
+                               tokens_for<EDTransformer<T, cfg>> z, const sampling& opt, Gen& gen) {
     using model_type = EDTransformer<T, cfg>;
     if (const input_report r = detail::inspect<model_type>(z, "z"); r.code != status::ok)
         detail::require_valid<model_type>(r);
@@ -76,6 +79,38 @@ std::vector<token> EDInference(const EDTransformer<T, cfg>& model,
     detail::require_ok<model_type>(s);
     return x_hat;
 }
+#endif
+
+}  // namespace typed
+
+// ---- a call of no form above: one error naming both models, or both vocabularies ----
+
+// (opt is spelled out: a braced {...} argument deduces nothing in a pack)
+namespace detail {
+template <class... A>
+concept try_EDInference_accepts = requires(A&&... a) {
+    typed::try_EDInference(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class Cache, class Z, class... A>
+    requires(detail::architecture<Model> &&
+             !detail::try_EDInference_accepts<const Model&, Cache, Z, const sampling&, A...>)
+auto try_EDInference(const Model& model, Cache&& cache, Z&& z, const sampling& opt, A&&... args)
+    -> decltype(detail::shape_error_of<in::Algorithm_15_EDInference>(
+        detail::model_call_error<Model, Cache, Z, A...>()));
+#if TYPEFORMER_HAS_EXCEPTIONS
+namespace detail {
+template <class... A>
+concept EDInference_accepts = requires(A&&... a) {
+    typed::EDInference(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class Cache, class Z, class... A>
+    requires(detail::architecture<Model> &&
+             !detail::EDInference_accepts<const Model&, Cache, Z, const sampling&, A...>)
+auto EDInference(const Model& model, Cache&& cache, Z&& z, const sampling& opt, A&&... args)
+    -> decltype(detail::shape_error_of<in::Algorithm_15_EDInference>(
+        detail::model_call_error<Model, Cache, Z, A...>()));
 #endif
 
 }  // namespace typeformer

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <span>
 
+#include "../models/diagnose.hpp"
 #include "../models/etransformer.hpp"
 #include "../models/forward.hpp"
 #include "../models/status.hpp"
@@ -29,8 +30,10 @@
 
 namespace typeformer {
 
+inline namespace typed {
+
 template <class T, class cfg, workspace_kind K>
-status try_fill_mask(const ETransformer<T, cfg>& model, std::span<const token> x_tilde,
+status try_fill_mask(const ETransformer<T, cfg>& model, tokens_for<ETransformer<T, cfg>> x_tilde,
                      std::size_t k, workspace<ETransformer<T, cfg>, K>& ws,
                      sampling_scratch<T, cfg::N_V>& scratch, std::span<std::size_t> positions,
                      std::span<token> top, std::size_t& n_masked) noexcept {
@@ -68,7 +71,7 @@ struct masked_prediction {
 
 template <class T, class cfg, workspace_kind K>
 std::vector<masked_prediction> fill_mask(const ETransformer<T, cfg>& model,
-                                         std::span<const token> x_tilde, std::size_t k,
+                                         tokens_for<ETransformer<T, cfg>> x_tilde, std::size_t k,
                                          workspace<ETransformer<T, cfg>, K>& ws) {
     using model_type = ETransformer<T, cfg>;
     if (const input_report r = detail::inspect<model_type>(x_tilde, "x_tilde");
@@ -91,6 +94,33 @@ std::vector<masked_prediction> fill_mask(const ETransformer<T, cfg>& model,
             {positions[i], std::vector<token>(top.begin() + i * k, top.begin() + (i + 1) * k)});
     return out;
 }
+#endif
+
+}  // namespace typed
+
+// ---- a call of no form above: one error naming both models, or both vocabularies ----
+
+namespace detail {
+template <class... A>
+concept try_fill_mask_accepts = requires(A&&... a) {
+    typed::try_fill_mask(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::try_fill_mask_accepts<const Model&, A...>)
+auto try_fill_mask(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::fill_mask>(detail::model_call_error<Model, A...>()));
+#if TYPEFORMER_HAS_EXCEPTIONS
+namespace detail {
+template <class... A>
+concept fill_mask_accepts = requires(A&&... a) {
+    typed::fill_mask(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::fill_mask_accepts<const Model&, A...>)
+auto fill_mask(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::fill_mask>(detail::model_call_error<Model, A...>()));
 #endif
 
 }  // namespace typeformer

@@ -32,6 +32,7 @@
 #include <span>
 
 #include "../kernels.hpp"
+#include "../models/diagnose.hpp"
 #include "../models/dtransformer.hpp"
 #include "../models/edtransformer.hpp"
 #include "../models/forward.hpp"
@@ -50,6 +51,15 @@ TYPEFORMER_LENGTH(l_step);
 
 template <class Model>
 struct kv_cache;  // specialised below for DTransformer and EDTransformer
+
+namespace detail {
+template <class Model>
+struct belongs_to<kv_cache<Model>> {
+    using model = Model;
+    template <class M>
+    using role = kv_cache_of<M>;
+};
+}  // namespace detail
 
 namespace detail {
 
@@ -281,11 +291,13 @@ void decode_step(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>
 
 }  // namespace detail
 
+inline namespace typed {
+
 // Lines 1–8 of Algorithm 8 once for the context z (1 ≤ ℓ_z ≤ l_max, ids < N_V): Z, and every
 // decoder layer's cross-attention keys and values of Z. Resets the decoded sequence.
 template <class T, class cfg>
 status try_encode(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
-                  std::span<const token> z) noexcept {
+                  tokens_for<EDTransformer<T, cfg>> z) noexcept {
     const input_report r = detail::inspect<EDTransformer<T, cfg>>(z, "z");
     if (r.code != status::ok)
         return r.code;
@@ -309,6 +321,8 @@ status try_encode(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>
     return status::ok;
 }
 
+}  // namespace typed
+
 // ---- both ----
 
 namespace detail {
@@ -329,6 +343,8 @@ void reset(kv_cache<Model>& c) noexcept {
     c.n = 0;
 }
 
+inline namespace typed {
+
 // One new token at position length(): its logits in c.logits. On a bad token, a full cache or
 // (EDTransformer) no encoded context nothing changes.
 template <class Model>
@@ -344,7 +360,7 @@ status try_append(const Model& m, kv_cache<Model>& c, token x) noexcept {
 // reset, then every token of the prompt (1 ≤ ℓ ≤ l_max, ids < N_V; checked before anything
 // changes): the logits of its last position in c.logits.
 template <class Model>
-status try_prefill(const Model& m, kv_cache<Model>& c, std::span<const token> prompt) noexcept {
+status try_prefill(const Model& m, kv_cache<Model>& c, tokens_for<Model> prompt) noexcept {
     if (!detail::has_context(c))
         return status::no_context;
     const input_report r = detail::inspect<Model>(prompt, "x");
@@ -355,6 +371,8 @@ status try_prefill(const Model& m, kv_cache<Model>& c, std::span<const token> pr
         detail::decode_step(m, c, x);
     return status::ok;
 }
+
+}  // namespace typed
 
 // The newest position's logits W_u X̃[:, t] (N_V), valid until the cache's next step.
 template <class Cache>
@@ -390,23 +408,95 @@ void require_ok(status s) {
 }
 }  // namespace detail
 
+inline namespace typed {
+
 template <class Model>
 void append(const Model& m, kv_cache<Model>& c, token x) {
     detail::require_ok<Model>(try_append(m, c, x));
 }
 template <class Model>
-void prefill(const Model& m, kv_cache<Model>& c, std::span<const token> prompt) {
+void prefill(const Model& m, kv_cache<Model>& c, tokens_for<Model> prompt) {
     if (const input_report r = detail::inspect<Model>(prompt, "x"); r.code != status::ok)
         detail::require_valid<Model>(r);
     detail::require_ok<Model>(try_prefill(m, c, prompt));
 }
 template <class T, class cfg>
 void encode(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
-            std::span<const token> z) {
+            tokens_for<EDTransformer<T, cfg>> z) {
     if (const input_report r = detail::inspect<EDTransformer<T, cfg>>(z, "z"); r.code != status::ok)
         detail::require_valid<EDTransformer<T, cfg>>(r);
     detail::require_ok<EDTransformer<T, cfg>>(try_encode(m, c, z));
 }
+
+}  // namespace typed
+#endif
+
+// ---- a call of no form above: one error naming both models, or both vocabularies ----
+
+namespace detail {
+template <class... A>
+concept try_append_accepts = requires(A&&... a) {
+    typed::try_append(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::try_append_accepts<const Model&, A...>)
+auto try_append(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+namespace detail {
+template <class... A>
+concept try_prefill_accepts = requires(A&&... a) {
+    typed::try_prefill(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::try_prefill_accepts<const Model&, A...>)
+auto try_prefill(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+namespace detail {
+template <class... A>
+concept try_encode_accepts = requires(A&&... a) {
+    typed::try_encode(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::try_encode_accepts<const Model&, A...>)
+auto try_encode(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+namespace detail {
+// encode: also models/forward.hpp's encode(model, z, ws), declared before this
+template <class... A>
+concept encode_accepts = requires(A&&... a) {
+    typed::encode(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::encode_accepts<const Model&, A...>)
+auto encode(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+#if TYPEFORMER_HAS_EXCEPTIONS
+namespace detail {
+template <class... A>
+concept append_accepts = requires(A&&... a) {
+    typed::append(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::append_accepts<const Model&, A...>)
+auto append(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+#endif
+#if TYPEFORMER_HAS_EXCEPTIONS
+namespace detail {
+template <class... A>
+concept prefill_accepts = requires(A&&... a) {
+    typed::prefill(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::prefill_accepts<const Model&, A...>)
+auto prefill(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
 #endif
 
 }  // namespace typeformer

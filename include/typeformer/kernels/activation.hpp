@@ -8,12 +8,13 @@
 #pragma once
 
 #include "common.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
 namespace kernels::detail {
 template <class X, class Y, class F>
-void unary(const X& x, Y& y, F f) noexcept {
+constexpr void unary(const X& x, Y& y, F f) noexcept {
     const auto xr = raw_of(x);
     const auto yr = raw_of(y);
     TYPEFORMER_CHECK(xr.rows == yr.rows && xr.cols == yr.cols, "activation: extents differ");
@@ -47,7 +48,7 @@ concept activation_backward_operands =
 #define TYPEFORMER_KERNELS_ACTIVATION(name)                                            \
     template <class X, class Y>                                                        \
         requires activation_operands<X, std::remove_reference_t<Y>>                    \
-    void name(const X& x, Y&& y) noexcept {                                            \
+    constexpr void name(const X& x, Y&& y) noexcept {                                  \
         kernels::detail::unary(x, y, [](auto... a) { kernels::backend::name(a...); }); \
     }                                                                                  \
     template <class X, class DY, class DX>                                             \
@@ -62,5 +63,42 @@ TYPEFORMER_KERNELS_ACTIVATION(gelu)
 TYPEFORMER_KERNELS_ACTIVATION(gelu_tanh)
 
 #undef TYPEFORMER_KERNELS_ACTIVATION
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+namespace kernels::detail {
+template <class X, class Y>
+constexpr auto activation_error() {
+    using namespace typeformer::detail;
+    return or_arguments<X, Y>(first_error(check_same_shape<role::Y, Y, role::X, X>(),
+                                          check_same_scalar<role::Y, Y, role::X, X>(),
+                                          check_writable<role::Y, Y>()));
+}
+template <class X, class DY, class DX>
+constexpr auto activation_backward_error() {
+    using namespace typeformer::detail;
+    return or_arguments<X, DY, DX>(first_error(
+        check_same_shape<role::dY, DY, role::X, X>(), check_same_shape<role::dX, DX, role::X, X>(),
+        check_same_scalar<role::dY, DY, role::X, X>(),
+        check_same_scalar<role::dX, DX, role::X, X>(), check_writable<role::dX, DX>()));
+}
+}  // namespace kernels::detail
+
+#define TYPEFORMER_KERNELS_ACTIVATION_ERROR(name)                                           \
+    template <class X, class Y>                                                             \
+        requires(!activation_operands<X, std::remove_reference_t<Y>>)                       \
+    auto name(const X& x, Y&& y) noexcept->decltype(detail::shape_error_of<in::activation>( \
+        kernels::detail::activation_error<const X&, Y>()));                                 \
+    template <class X, class DY, class DX>                                                  \
+        requires(!activation_backward_operands<X, DY, std::remove_reference_t<DX>>)         \
+    auto name##_backward(const X& x, const DY& dy, DX&& dx) noexcept                        \
+        ->decltype(detail::shape_error_of<in::activation_backward>(                         \
+            kernels::detail::activation_backward_error<const X&, const DY&, DX>()));
+
+TYPEFORMER_KERNELS_ACTIVATION_ERROR(relu)
+TYPEFORMER_KERNELS_ACTIVATION_ERROR(gelu)
+TYPEFORMER_KERNELS_ACTIVATION_ERROR(gelu_tanh)
+
+#undef TYPEFORMER_KERNELS_ACTIVATION_ERROR
 
 }  // namespace typeformer

@@ -74,10 +74,39 @@
 #include "simd/softmax.hpp"
 #endif
 
+#include <type_traits>
+
 namespace typeformer::kernels {
 #if TYPEFORMER_SIMD
-namespace backend = simd;
+namespace backend {
+using namespace simd;  // every kernel runs on xsimd at run time ...
+// ... but under constant evaluation (a forward pass in a static_assert) the scalar kernels run,
+// which are constexpr (xsimd's intrinsics are not). These are the forward pass's kernels.
+#define TYPEFORMER_CONSTANT_OR_SIMD(name)            \
+    template <class... A>                            \
+    constexpr decltype(auto) name(A... a) noexcept { \
+        if (std::is_constant_evaluated())            \
+            return scalar::name(a...);               \
+        else                                         \
+            return simd::name(a...);                 \
+    }
+TYPEFORMER_CONSTANT_OR_SIMD(gemm_nn)
+TYPEFORMER_CONSTANT_OR_SIMD(gemm_nt)
+TYPEFORMER_CONSTANT_OR_SIMD(gemm_tn)
+TYPEFORMER_CONSTANT_OR_SIMD(gemv_n)
+TYPEFORMER_CONSTANT_OR_SIMD(gemv_t)
+TYPEFORMER_CONSTANT_OR_SIMD(add_bias)
+TYPEFORMER_CONSTANT_OR_SIMD(axpy)
+TYPEFORMER_CONSTANT_OR_SIMD(scale)
+TYPEFORMER_CONSTANT_OR_SIMD(softmax_columns)
+TYPEFORMER_CONSTANT_OR_SIMD(layer_norm)
+TYPEFORMER_CONSTANT_OR_SIMD(rms_norm)
+TYPEFORMER_CONSTANT_OR_SIMD(relu)
+TYPEFORMER_CONSTANT_OR_SIMD(gelu)
+TYPEFORMER_CONSTANT_OR_SIMD(gelu_tanh)
+#undef TYPEFORMER_CONSTANT_OR_SIMD
+}  // namespace backend
 #else
-namespace backend = scalar;
+namespace backend = scalar;  // constexpr already
 #endif
 }  // namespace typeformer::kernels

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
@@ -15,7 +16,7 @@ concept bias_operands = vector_matches_rows<typename B::dim_type, typename Y::ro
 // Y[:, t] += b
 template <class Y, class B>
     requires bias_operands<std::remove_cvref_t<Y>, B> && writable<kernels::detail::element_of<Y>>
-void add_bias(Y&& y, const B& b) noexcept {
+constexpr void add_bias(Y&& y, const B& b) noexcept {
     const auto yr = kernels::detail::raw_of(y);
     const auto bv = as_view(b);
     TYPEFORMER_CHECK(bv.size() == yr.rows, "add_bias: b's extent differs from Y's rows");
@@ -25,11 +26,41 @@ void add_bias(Y&& y, const B& b) noexcept {
 // db += Σ_t dY[:, t]
 template <class DY, class DB>
     requires bias_operands<DY, std::remove_cvref_t<DB>> && writable<kernels::detail::element_of<DB>>
-void add_bias_grad(const DY& dy, DB&& db) noexcept {
+constexpr void add_bias_grad(const DY& dy, DB&& db) noexcept {
     const auto g = kernels::detail::raw_of(dy);
     const auto dbv = as_view(db);
     TYPEFORMER_CHECK(dbv.size() == g.rows, "add_bias_grad: db's extent differs from dY's rows");
     kernels::backend::add_bias_grad(g.rows, g.cols, g.ptr, g.ld, dbv.data());
 }
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+namespace kernels::detail {
+// add_bias(Y, b): b has Y's rows; add_bias_grad(dY, db): db has dY's rows.
+template <class RoleY, class RoleB, class Y, class B, class Out>
+constexpr auto bias_error() {
+    using namespace typeformer::detail;
+    return or_arguments<Y, B>(first_error(
+        check_matrix<RoleY, Y>(), check_vector<RoleB, B>(), check_same_rows<RoleB, B, RoleY, Y>(),
+        check_same_scalar<RoleB, B, RoleY, Y>(),
+        check_writable<std::conditional_t<std::is_same_v<Out, Y>, RoleY, RoleB>, Out>()));
+}
+}  // namespace kernels::detail
+
+template <class Y, class B>
+    requires(!requires {
+        requires bias_operands<std::remove_cvref_t<Y>, B> &&
+            writable<kernels::detail::element_of<Y>>;
+    })
+auto add_bias(Y&& y, const B& b) noexcept -> decltype(detail::shape_error_of<in::add_bias>(
+    kernels::detail::bias_error<role::Y, role::b, Y, const B&, Y>()));
+template <class DY, class DB>
+    requires(!requires {
+        requires bias_operands<DY, std::remove_cvref_t<DB>> &&
+            writable<kernels::detail::element_of<DB>>;
+    })
+auto add_bias_grad(const DY& dy, DB&& db) noexcept
+    -> decltype(detail::shape_error_of<in::add_bias_grad>(
+        kernels::detail::bias_error<role::dY, role::db, const DY&, DB, DB>()));
 
 }  // namespace typeformer

@@ -56,14 +56,14 @@ struct operand_traits {
     using view_type = decltype(as_view(std::declval<const X&>()));
     using value_type = typename view_type::value_type;
     static constexpr bool is_transposed = false;
-    static view_type stored(const X& x) noexcept { return as_view(x); }
+    static constexpr view_type stored(const X& x) noexcept { return as_view(x); }
 };
 template <class V>
 struct operand_traits<transposed<V>> {
     using view_type = V;
     using value_type = typename V::value_type;
     static constexpr bool is_transposed = true;
-    static view_type stored(const transposed<V>& x) noexcept { return x.m; }
+    static constexpr view_type stored(const transposed<V>& x) noexcept { return x.m; }
 };
 
 template <class X>

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
@@ -17,7 +18,8 @@ concept elementwise_operands =
 template <class X, class Y>
     requires elementwise_operands<X, std::remove_cvref_t<Y>> &&
         writable<kernels::detail::element_of<Y>>
-void axpy(std::type_identity_t<kernels::detail::value_of<X>> a, const X& x, Y&& y) noexcept {
+constexpr void axpy(std::type_identity_t<kernels::detail::value_of<X>> a, const X& x,
+                    Y&& y) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     const auto yr = kernels::detail::raw_of(y);
     TYPEFORMER_CHECK(xr.rows == yr.rows && xr.cols == yr.cols, "axpy: extents differ");
@@ -27,9 +29,22 @@ void axpy(std::type_identity_t<kernels::detail::value_of<X>> a, const X& x, Y&& 
 // X *= a
 template <class X>
     requires writable<kernels::detail::element_of<X>>
-void scale(X&& x, kernels::detail::value_of<X> a) noexcept {
+constexpr void scale(X&& x, kernels::detail::value_of<X> a) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     kernels::backend::scale(xr.rows, xr.cols, a, xr.ptr, xr.ld);
 }
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+template <class S, class X, class Y>
+    requires(!requires {
+        requires elementwise_operands<X, std::remove_cvref_t<Y>> &&
+            writable<kernels::detail::element_of<Y>>;
+    })
+auto axpy(S a, const X& x, Y&& y) noexcept
+    -> decltype(detail::shape_error_of<in::axpy>(detail::or_arguments<S, const X&, Y>(
+        detail::first_error(detail::check_same_shape<role::y, Y, role::x, const X&>(),
+                            detail::check_same_scalar<role::y, Y, role::x, const X&>(),
+                            detail::check_writable<role::y, Y>()))));
 
 }  // namespace typeformer

@@ -12,13 +12,14 @@
 #include <cstddef>
 
 #include "common.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
 namespace kernels::detail {
 
 template <class A, class B, class C>
-void matmul_impl(const A& a, const B& b, C& c, bool accumulate) noexcept {
+constexpr void matmul_impl(const A& a, const B& b, C& c, bool accumulate) noexcept {
     using TA = operand_traits<A>;
     using TB = operand_traits<B>;
     const auto av = TA::stored(a);
@@ -42,7 +43,7 @@ void matmul_impl(const A& a, const B& b, C& c, bool accumulate) noexcept {
 }
 
 template <class A, class X, class Y>
-void matvec_impl(const A& a, const X& x, Y& y, bool accumulate) noexcept {
+constexpr void matvec_impl(const A& a, const X& x, Y& y, bool accumulate) noexcept {
     using TA = operand_traits<A>;
     const auto av = TA::stored(a);
     const auto xv = as_view(x);
@@ -96,29 +97,95 @@ typename A::rows_dim >
 // C ← A·B
 template <class A, class B, class C>
     requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> && matmul_result<A, B, C>
-void matmul(const A& a, const B& b, C&& c) noexcept {
+constexpr void matmul(const A& a, const B& b, C&& c) noexcept {
     kernels::detail::matmul_impl(a, b, c, false);
 }
 
 // C += A·B
 template <class A, class B, class C>
     requires inner_dims_match<typename A::cols_dim, typename B::rows_dim> && matmul_result<A, B, C>
-void matmul_add(const A& a, const B& b, C&& c) noexcept {
+constexpr void matmul_add(const A& a, const B& b, C&& c) noexcept {
     kernels::detail::matmul_impl(a, b, c, true);
 }
 
 // y ← A·x
 template <class A, class X, class Y>
     requires inner_dims_match<typename A::cols_dim, typename X::dim_type> && matvec_result<A, X, Y>
-void matvec(const A& a, const X& x, Y&& y) noexcept {
+constexpr void matvec(const A& a, const X& x, Y&& y) noexcept {
     kernels::detail::matvec_impl(a, x, y, false);
 }
 
 // y += A·x
 template <class A, class X, class Y>
     requires inner_dims_match<typename A::cols_dim, typename X::dim_type> && matvec_result<A, X, Y>
-void matvec_add(const A& a, const X& x, Y&& y) noexcept {
+constexpr void matvec_add(const A& a, const X& x, Y&& y) noexcept {
     kernels::detail::matvec_impl(a, x, y, true);
 }
+
+// ---- a mis-shaped product: one error that names both dimensions (shape_error.hpp) ----
+
+template <class A, class B, class C>
+concept matmul_accepts =
+    inner_dims_match<typename A::cols_dim, typename B::rows_dim> && matmul_result<A, B, C>;
+template <class A, class X, class Y>
+concept matvec_accepts =
+    inner_dims_match<typename A::cols_dim, typename X::dim_type> && matvec_result<A, X, Y>;
+
+namespace kernels::detail {
+// A's columns are B's rows (B a matrix, or the vector x of a matrix–vector product).
+template <class RoleB, class A, class B>
+constexpr auto check_inner() {
+    using namespace typeformer::detail;
+    if constexpr (!diagnosable_matrix<A> || !diagnosable_tensor<B>)
+        return what<>{};
+    else if constexpr (!std::is_same_v<typename bare_t<A>::cols_dim, diag_rows_t<B>>)
+        return what<A_cols<typename bare_t<A>::cols_dim>,
+                    typename RoleB::template rows<diag_rows_t<B>>>{};
+    else
+        return what<>{};
+}
+
+// In the order of C ← A·B's rules: operands, inner dims, result dims, the form, scalars, C writable.
+template <class A, class B, class C>
+constexpr auto matmul_error() {
+    using namespace typeformer::detail;
+    constexpr bool both_t = is_transposed_v<bare_t<A>> && is_transposed_v<bare_t<B>>;
+    return or_arguments<A, B, C>(first_error(
+        check_matrix<role::A, A, true>(), check_matrix<role::B, B, true>(),
+        check_matrix<role::C, C>(), check_inner<role::B, A, B>(),
+        check_same_rows<role::C, C, role::A, A>(), check_same_cols<role::C, C, role::B, B>(),
+        std::conditional_t<both_t, what<both_transposed<bare_t<A>, bare_t<B>>>, what<>>{},
+        check_same_scalar<role::B, B, role::A, A>(), check_same_scalar<role::C, C, role::A, A>(),
+        check_writable<role::C, C>()));
+}
+
+// The same for y ← A·x.
+template <class A, class X, class Y>
+constexpr auto matvec_error() {
+    using namespace typeformer::detail;
+    return or_arguments<A, X, Y>(first_error(
+        check_matrix<role::A, A, true>(), check_vector<role::x, X>(), check_vector<role::y, Y>(),
+        check_inner<role::x, A, X>(), check_same_rows<role::y, Y, role::A, A>(),
+        check_same_scalar<role::x, X, role::A, A>(), check_same_scalar<role::y, Y, role::A, A>(),
+        check_writable<role::y, Y>()));
+}
+}  // namespace kernels::detail
+
+template <class A, class B, class C>
+    requires(!matmul_accepts<A, B, C>)
+auto matmul(const A& a, const B& b, C&& c) noexcept
+    -> decltype(detail::shape_error_of<in::matmul>(kernels::detail::matmul_error<A, B, C>()));
+template <class A, class B, class C>
+    requires(!matmul_accepts<A, B, C>)
+auto matmul_add(const A& a, const B& b, C&& c) noexcept
+    -> decltype(detail::shape_error_of<in::matmul_add>(kernels::detail::matmul_error<A, B, C>()));
+template <class A, class X, class Y>
+    requires(!matvec_accepts<A, X, Y>)
+auto matvec(const A& a, const X& x, Y&& y) noexcept
+    -> decltype(detail::shape_error_of<in::matvec>(kernels::detail::matvec_error<A, X, Y>()));
+template <class A, class X, class Y>
+    requires(!matvec_accepts<A, X, Y>)
+auto matvec_add(const A& a, const X& x, Y&& y) noexcept
+    -> decltype(detail::shape_error_of<in::matvec_add>(kernels::detail::matvec_error<A, X, Y>()));
 
 }  // namespace typeformer

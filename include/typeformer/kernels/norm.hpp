@@ -10,6 +10,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
@@ -27,7 +28,7 @@ concept norm_same_shape = same_shape<kernels::detail::shape_of<X>, kernels::deta
 
 namespace kernels::detail {
 template <class X, class Y>
-void check_same_extents(const X& x, const Y& y, const char* what) noexcept {
+constexpr void check_same_extents(const X& x, const Y& y, const char* what) noexcept {
     TYPEFORMER_CHECK(x.rows == y.rows && x.cols == y.cols, what);
 }
 }  // namespace kernels::detail
@@ -38,8 +39,8 @@ template <class X, class G, class B, class Y, class M, class R>
         norm_same_shape<X, std::remove_cvref_t<Y>> && norm_same_shape<M, R> &&
         writable<kernels::detail::element_of<Y>> && writable<kernels::detail::element_of<M>> &&
         writable<kernels::detail::element_of<R>>
-void layer_norm(const X& x, const G& gamma, const B& beta, kernels::detail::value_of<X> eps, Y&& y,
-                M&& mean, R&& rstd) noexcept {
+constexpr void layer_norm(const X& x, const G& gamma, const B& beta,
+                          kernels::detail::value_of<X> eps, Y&& y, M&& mean, R&& rstd) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     const auto yr = kernels::detail::raw_of(y);
     const auto g = as_view(gamma);
@@ -88,8 +89,8 @@ template <class X, class G, class Y, class R>
     requires norm_operands<X, G, std::remove_cvref_t<R>> &&
         norm_same_shape<X, std::remove_cvref_t<Y>> && writable<kernels::detail::element_of<Y>> &&
         writable<kernels::detail::element_of<R>>
-void rms_norm(const X& x, const G& gamma, kernels::detail::value_of<X> eps, Y&& y,
-              R&& rstd) noexcept {
+constexpr void rms_norm(const X& x, const G& gamma, kernels::detail::value_of<X> eps, Y&& y,
+                        R&& rstd) noexcept {
     const auto xr = kernels::detail::raw_of(x);
     const auto yr = kernels::detail::raw_of(y);
     const auto g = as_view(gamma);
@@ -123,5 +124,56 @@ void rms_norm_backward(const DY& dy, const X& x, const G& gamma, const R& rstd, 
     kernels::backend::rms_norm_backward(xr.rows, xr.cols, dyr.ptr, dyr.ld, xr.ptr, xr.ld, g.data(),
                                         r.data(), dxr.ptr, dxr.ld, dg.data());
 }
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+namespace kernels::detail {
+// X (D, C) read, gamma (and beta) (D), Y as X written, mean and rstd (C) written.
+template <class X, class G, class Y, class R>
+constexpr auto norm_checks() {
+    using namespace typeformer::detail;
+    return first_error(
+        check_matrix<role::X, X>(), check_vector<role::gamma, G>(),
+        check_same_rows<role::gamma, G, role::X, X>(), check_matrix<role::Y, Y>(),
+        check_same_shape<role::Y, Y, role::X, X>(), check_vector<role::rstd, R>(),
+        [] {
+            if constexpr (diagnosable_matrix<X> && diagnosable_vector<R>)
+                return check_rows<role::rstd, R, typename bare_t<X>::cols_dim,
+                                  X_cols<typename bare_t<X>::cols_dim>>();
+            else
+                return what<>{};
+        }(),
+        check_same_scalar<role::gamma, G, role::X, X>(),
+        check_same_scalar<role::Y, Y, role::X, X>(), check_same_scalar<role::rstd, R, role::X, X>(),
+        check_writable<role::Y, Y>(), check_writable<role::rstd, R>());
+}
+}  // namespace kernels::detail
+
+template <class X, class G, class B, class Eps, class Y, class M, class R>
+    requires(!requires {
+        requires norm_operands<X, G, std::remove_cvref_t<M>> && norm_same_shape<G, B> &&
+            norm_same_shape<X, std::remove_cvref_t<Y>> && norm_same_shape<M, R> &&
+            writable<kernels::detail::element_of<Y>> && writable<kernels::detail::element_of<M>> &&
+            writable<kernels::detail::element_of<R>>;
+    })
+auto layer_norm(const X& x, const G& gamma, const B& beta, Eps eps, Y&& y, M&& mean,
+                R&& rstd) noexcept
+    -> decltype(detail::shape_error_of<in::layer_norm_kernel>(
+        detail::or_arguments<const X&, const G&, const B&, Eps, Y, M, R>(detail::first_error(
+            kernels::detail::norm_checks<const X&, const G&, Y, R>(),
+            detail::check_same_shape<role::beta, const B&, role::gamma, const G&>(),
+            detail::check_same_shape<role::mean, M, role::rstd, R>(),
+            detail::check_writable<role::mean, M>()))));
+
+template <class X, class G, class Eps, class Y, class R>
+    requires(!requires {
+        requires norm_operands<X, G, std::remove_cvref_t<R>> &&
+            norm_same_shape<X, std::remove_cvref_t<Y>> &&
+            writable<kernels::detail::element_of<Y>> && writable<kernels::detail::element_of<R>>;
+    })
+auto rms_norm(const X& x, const G& gamma, Eps eps, Y&& y, R&& rstd) noexcept
+    -> decltype(detail::shape_error_of<in::rms_norm_kernel>(
+        detail::or_arguments<const X&, const G&, Eps, Y, R>(
+            kernels::detail::norm_checks<const X&, const G&, Y, R>())));
 
 }  // namespace typeformer

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "common.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
@@ -32,7 +33,7 @@ concept softmax_mask =
 template <class S, class Mask>
     requires matrix<std::remove_cvref_t<S>> && softmax_mask<Mask> &&
         writable<kernels::detail::element_of<S>>
-void softmax_columns(S&& s, kernels::detail::value_of<S> scale, Mask mask) noexcept {
+constexpr void softmax_columns(S&& s, kernels::detail::value_of<S> scale, Mask mask) noexcept {
     const auto sr = kernels::detail::raw_of(s);
     if constexpr (std::is_same_v<Mask, mask_unidirectional>)
         kernels::backend::softmax_columns(sr.rows, sr.cols, scale, true,
@@ -64,5 +65,33 @@ void softmax_columns_backward(const A& a, const DA& da, kernels::detail::value_o
     kernels::backend::softmax_columns_backward(ar.rows, ar.cols, scale, ar.ptr, ar.ld, dar.ptr,
                                                dar.ld, dsr.ptr, dsr.ld);
 }
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+template <class S, class Scale, class Mask>
+    requires(!requires {
+        requires matrix<std::remove_cvref_t<S>> && softmax_mask<Mask> &&
+            writable<kernels::detail::element_of<S>>;
+    })
+auto softmax_columns(S&& s, Scale scale, Mask mask) noexcept
+    -> decltype(detail::shape_error_of<in::softmax_columns>(detail::or_arguments<S, Scale, Mask>(
+        detail::first_error(detail::check_matrix<role::S, S>(),
+                            detail::check_writable<role::S, S>()))));
+
+template <class A, class DA, class Scale, class DS>
+    requires(!requires {
+        requires matrix<A> && softmax_backward_operands<A, DA, std::remove_cvref_t<DS>> &&
+            writable<kernels::detail::element_of<DS>>;
+    })
+auto softmax_columns_backward(const A& a, const DA& da, Scale scale, DS&& ds) noexcept
+    -> decltype(detail::shape_error_of<in::softmax_columns_backward>(
+        detail::or_arguments<const A&, const DA&, Scale, DS>(detail::first_error(
+            detail::check_matrix<role::A, const A&>(), detail::check_matrix<role::dA, const DA&>(),
+            detail::check_matrix<role::dS, DS>(),
+            detail::check_same_shape<role::dA, const DA&, role::A, const A&>(),
+            detail::check_same_shape<role::dS, DS, role::A, const A&>(),
+            detail::check_same_scalar<role::dA, const DA&, role::A, const A&>(),
+            detail::check_same_scalar<role::dS, DS, role::A, const A&>(),
+            detail::check_writable<role::dS, DS>()))));
 
 }  // namespace typeformer

@@ -68,7 +68,7 @@ constexpr auto rows_as_d_e(M&& X) noexcept {
 
 // logits = W_u X, tied or not (Algorithm 7 without its softmax).
 template <class Model, class Xv, class Lv>
-void unembed(const Model& m, const Xv& X, Lv&& logits) noexcept {
+constexpr void unembed(const Model& m, const Xv& X, Lv&& logits) noexcept {
     if constexpr (Model::traits::tied)
         nn::forward(m.unembedding, m.embedding, rows_as_d_e<Model>(X), logits);  // W_u = W_eᵀ
     else

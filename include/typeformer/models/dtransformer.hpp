@@ -95,8 +95,8 @@ struct model_impl<DTransformer<T, cfg>> {
     using model_type = DTransformer<T, cfg>;
 
     template <workspace_kind K>
-    static void logits(const model_type& m, std::span<const token> x,
-                       workspace<model_type, K>& ws) noexcept {
+    static constexpr void logits(const model_type& m, std::span<const token> x,
+                                 workspace<model_type, K>& ws) noexcept {
         using S = stack_slots<K, model_type::L>;
         constexpr T eps = eps_of<T, cfg>;
         // 1: ℓ ← length(x);  2–3: for t ∈ [ℓ]: e_t ← W_e[:, x[t]] + W_p[:, t];  X ← [e_1, … e_ℓ]

@@ -119,18 +119,25 @@ template <class T, class cfg>
 struct model_impl<EDTransformer<T, cfg>> {
     using model_type = EDTransformer<T, cfg>;
 
+    // Lines 1–9: Z, the encoded context, in ws.Z[last].
     template <workspace_kind K>
-    static void logits(const model_type& m, std::span<const token> z, std::span<const token> x,
+    static void encode(const model_type& m, std::span<const token> z,
                        workspace<model_type, K>& ws) noexcept {
-        using SZ = stack_slots<K, model_type::L_enc>;
-        using SX = stack_slots<K, model_type::L_dec>;
         constexpr T eps = eps_of<T, cfg>;
         // Encode the context sequence:
         // 1: ℓ_z ← length(z);  2–3: for t ∈ [ℓ_z]: e_t ← W_e[:, z[t]] + W_p[:, t];  Z ← [e_1, …]
         embed_sequence(m, z, ws.Z);
         // 4: for l = 1, 2, …, L_enc   (5–8: models/encoder_layer.hpp)
         forward_stack<K>(m.encoder.layers, ws.Z, ws.encoder, eps);
-        const auto Z = cview(ws.Z[SZ::last]);
+    }
+
+    // Lines 10–21 with the context Z (d_e, ℓ_z), which may live in another workspace.
+    template <workspace_kind K>
+    static void decode(const model_type& m,
+                       mat_view<const T, typename model_type::d_e, typename model_type::l_z> Z,
+                       std::span<const token> x, workspace<model_type, K>& ws) noexcept {
+        using SX = stack_slots<K, model_type::L_dec>;
+        constexpr T eps = eps_of<T, cfg>;
         // Decode the primary sequence, conditioning on the context:
         // 10: ℓ_x ← length(x);  11–12: for t ∈ [ℓ_x]: e_t ← W_e[:, x[t]] + W_p[:, t];  X ← [e_1, …]
         embed_sequence(m, x, ws.X);
@@ -141,6 +148,14 @@ struct model_impl<EDTransformer<T, cfg>> {
         // 21: return P = softmax(W_u X); the logits here, the softmax in forward()
         ws.out.resize_cols(x.size());
         unembed(m, ws.X[SX::last], ws.out);
+    }
+
+    template <workspace_kind K>
+    static void logits(const model_type& m, std::span<const token> z, std::span<const token> x,
+                       workspace<model_type, K>& ws) noexcept {
+        using SZ = stack_slots<K, model_type::L_enc>;
+        encode(m, z, ws);                         // 1–9
+        decode(m, cview(ws.Z[SZ::last]), x, ws);  // 10–21
     }
 
     // From ws.scratch.dlogits down to every parameter: lines 21 → 1.

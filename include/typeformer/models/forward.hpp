@@ -25,6 +25,7 @@
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "../token.hpp"
+#include "diagnose.hpp"
 #include "status.hpp"
 #include "workspace.hpp"
 
@@ -58,20 +59,46 @@ constexpr input_report inspect_pair(std::span<const token> z, std::span<const to
 
 }  // namespace detail
 
+// What a model's functions take as a sequence: untyped ids, or ids typed with the model's N_V
+// (token.hpp). The type is not deduced from, so std::vector<token> and spans convert to it.
+template <class Model>
+using tokens_for = input_tokens<typename Model::traits::N_V>;
+
 template <class Model>
 concept one_sequence_model = (Model::sequences == 1);
 template <class Model>
 concept two_sequence_model = (Model::sequences == 2);
+
+// Z, the encoder's output for a context z (Algorithm 8, lines 1–9), typed by the model that made
+// it: an EDTransformer's forward and logits take a Z only of their own model type, so a Z from
+// another model's encoder (another d_e, l_max, ...) does not compile. A view into the workspace
+// that encode() used, valid until that workspace's next use.
+template <class Model>
+struct encoded_context {
+    using model_type = Model;
+    mat_view<const typename Model::value_type, typename Model::d_e, typename Model::l_z> Z;
+};
+namespace detail {
+template <class Model>
+struct belongs_to<encoded_context<Model>> {
+    using model = Model;
+    template <class M>
+    using role = Z_of<M>;
+};
+}  // namespace detail
 
 // The type of P and of the logits: (N_V, l_x), read-only.
 template <class Model>
 using output_view = mat_view<const typename Model::value_type, typename Model::traits::N_V,
                              typename Model::traits::l_x>;
 
+inline namespace typed {
+
 // ---- one sequence: DTransformer (Algorithm 10), ETransformer (Algorithm 9) ----
 
 template <one_sequence_model Model, workspace_kind K>
-status try_logits(const Model& model, std::span<const token> x, workspace<Model, K>& ws) noexcept {
+constexpr status try_logits(const Model& model, tokens_for<Model> x,
+                            workspace<Model, K>& ws) noexcept {
     const input_report r = detail::inspect<Model>(x, "x");
     if (r.code != status::ok)
         return r.code;
@@ -80,7 +107,8 @@ status try_logits(const Model& model, std::span<const token> x, workspace<Model,
 }
 
 template <one_sequence_model Model, workspace_kind K>
-status try_forward(const Model& model, std::span<const token> x, workspace<Model, K>& ws) noexcept {
+constexpr status try_forward(const Model& model, tokens_for<Model> x,
+                             workspace<Model, K>& ws) noexcept {
     const status s = try_logits(model, x, ws);
     if (s == status::ok)
         softmax_columns(ws.out, typename Model::value_type(1),
@@ -89,14 +117,14 @@ status try_forward(const Model& model, std::span<const token> x, workspace<Model
 }
 
 template <one_sequence_model Model, workspace_kind K>
-output_view<Model> logits(const Model& model, std::span<const token> x, workspace<Model, K>& ws) {
+output_view<Model> logits(const Model& model, tokens_for<Model> x, workspace<Model, K>& ws) {
     detail::require_valid<Model>(detail::inspect<Model>(x, "x"));
     detail::model_impl<Model>::logits(model, x, ws);
     return detail::cview(ws.out);
 }
 
 template <one_sequence_model Model, workspace_kind K>
-output_view<Model> forward(const Model& model, std::span<const token> x, workspace<Model, K>& ws) {
+output_view<Model> forward(const Model& model, tokens_for<Model> x, workspace<Model, K>& ws) {
     logits(model, x, ws);
     softmax_columns(ws.out, typename Model::value_type(1),
                     mask_bidirectional{});  // P = softmax(W_u X)
@@ -127,7 +155,7 @@ private:
 
 // The convenience overload (DESIGN.md's `auto P = tf::forward(*model, x)`): P owned by the caller.
 template <one_sequence_model Model>
-owned_output<Model> forward(const Model& model, std::span<const token> x) {
+owned_output<Model> forward(const Model& model, tokens_for<Model> x) {
     auto ws = std::make_unique<inference_workspace<Model>>();
     forward(model, x, *ws);
     return owned_output<Model>(std::move(ws));
@@ -135,7 +163,7 @@ owned_output<Model> forward(const Model& model, std::span<const token> x) {
 #endif
 
 template <one_sequence_model Model>
-void backward(const Model& model, std::span<const token> x, training_workspace<Model>& ws,
+void backward(const Model& model, tokens_for<Model> x, training_workspace<Model>& ws,
               Model& grads) noexcept {
     TYPEFORMER_CHECK(
         ws.out.cols() == x.size() && ws.scratch.dlogits.cols() == x.size(),
@@ -146,7 +174,7 @@ void backward(const Model& model, std::span<const token> x, training_workspace<M
 // ---- two sequences: EDTransformer (Algorithm 8), context z and primary x ----
 
 template <two_sequence_model Model, workspace_kind K>
-status try_logits(const Model& model, std::span<const token> z, std::span<const token> x,
+status try_logits(const Model& model, tokens_for<Model> z, tokens_for<Model> x,
                   workspace<Model, K>& ws) noexcept {
     const input_report r = detail::inspect_pair<Model>(z, x);
     if (r.code != status::ok)
@@ -156,7 +184,7 @@ status try_logits(const Model& model, std::span<const token> z, std::span<const 
 }
 
 template <two_sequence_model Model, workspace_kind K>
-status try_forward(const Model& model, std::span<const token> z, std::span<const token> x,
+status try_forward(const Model& model, tokens_for<Model> z, tokens_for<Model> x,
                    workspace<Model, K>& ws) noexcept {
     const status s = try_logits(model, z, x, ws);
     if (s == status::ok)
@@ -165,7 +193,7 @@ status try_forward(const Model& model, std::span<const token> z, std::span<const
 }
 
 template <two_sequence_model Model, workspace_kind K>
-output_view<Model> logits(const Model& model, std::span<const token> z, std::span<const token> x,
+output_view<Model> logits(const Model& model, tokens_for<Model> z, tokens_for<Model> x,
                           workspace<Model, K>& ws) {
     detail::require_valid<Model>(detail::inspect_pair<Model>(z, x));
     detail::model_impl<Model>::logits(model, z, x, ws);
@@ -173,7 +201,7 @@ output_view<Model> logits(const Model& model, std::span<const token> z, std::spa
 }
 
 template <two_sequence_model Model, workspace_kind K>
-output_view<Model> forward(const Model& model, std::span<const token> z, std::span<const token> x,
+output_view<Model> forward(const Model& model, tokens_for<Model> z, tokens_for<Model> x,
                            workspace<Model, K>& ws) {
     logits(model, z, x, ws);
     softmax_columns(ws.out, typename Model::value_type(1),
@@ -181,10 +209,35 @@ output_view<Model> forward(const Model& model, std::span<const token> z, std::sp
     return detail::cview(ws.out);
 }
 
+// The encoder once, the decoder for any number of primary sequences: Z ← encode(model, z, ws), then
+// logits / forward(model, Z, x, ws2) (ws2 may be ws: the decoder does not write Z).
+template <two_sequence_model Model, workspace_kind K>
+encoded_context<Model> encode(const Model& model, tokens_for<Model> z, workspace<Model, K>& ws) {
+    detail::require_valid<Model>(detail::inspect<Model>(z, "z"));
+    detail::model_impl<Model>::encode(model, z, ws);
+    return {detail::cview(ws.Z[detail::stack_slots<K, Model::L_enc>::last])};
+}
+
+template <two_sequence_model Model, workspace_kind K>
+output_view<Model> logits(const Model& model, const encoded_context<Model>& Z, tokens_for<Model> x,
+                          workspace<Model, K>& ws) {
+    detail::require_valid<Model>(detail::inspect<Model>(x, "x"));
+    detail::model_impl<Model>::decode(model, Z.Z, x, ws);
+    return detail::cview(ws.out);
+}
+
+template <two_sequence_model Model, workspace_kind K>
+output_view<Model> forward(const Model& model, const encoded_context<Model>& Z, tokens_for<Model> x,
+                           workspace<Model, K>& ws) {
+    logits(model, Z, x, ws);
+    softmax_columns(ws.out, typename Model::value_type(1),
+                    mask_bidirectional{});  // 21: P = softmax(W_u X)
+    return detail::cview(ws.out);
+}
+
 #if TYPEFORMER_HAS_EXCEPTIONS
 template <two_sequence_model Model>
-owned_output<Model> forward(const Model& model, std::span<const token> z,
-                            std::span<const token> x) {
+owned_output<Model> forward(const Model& model, tokens_for<Model> z, tokens_for<Model> x) {
     auto ws = std::make_unique<inference_workspace<Model>>();
     forward(model, z, x, *ws);
     return owned_output<Model>(std::move(ws));
@@ -192,12 +245,67 @@ owned_output<Model> forward(const Model& model, std::span<const token> z,
 #endif
 
 template <two_sequence_model Model>
-void backward(const Model& model, std::span<const token> z, std::span<const token> x,
+void backward(const Model& model, tokens_for<Model> z, tokens_for<Model> x,
               training_workspace<Model>& ws, Model& grads) noexcept {
     TYPEFORMER_CHECK(ws.out.cols() == x.size() && ws.scratch.dlogits.cols() == x.size() &&
                          ws.Z[0].cols() == z.size(),
                      "backward: run logits(model, z, x, ws) and set ws.scratch.dlogits first");
     detail::model_impl<Model>::backward(model, z, x, ws, grads);
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: one error naming both models, or both vocabularies ----
+
+namespace detail {
+template <class... A>
+concept forward_accepts = requires(A&&... a) {
+    typed::forward(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::forward_accepts<const Model&, A...>)
+auto forward(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::forward>(detail::model_call_error<Model, A...>()));
+namespace detail {
+template <class... A>
+concept logits_accepts = requires(A&&... a) {
+    typed::logits(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::logits_accepts<const Model&, A...>)
+auto logits(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::logits>(detail::model_call_error<Model, A...>()));
+namespace detail {
+template <class... A>
+concept try_forward_accepts = requires(A&&... a) {
+    typed::try_forward(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::try_forward_accepts<const Model&, A...>)
+auto try_forward(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::try_forward>(detail::model_call_error<Model, A...>()));
+namespace detail {
+template <class... A>
+concept try_logits_accepts = requires(A&&... a) {
+    typed::try_logits(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::try_logits_accepts<const Model&, A...>)
+auto try_logits(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::try_logits>(detail::model_call_error<Model, A...>()));
+namespace detail {
+template <class... A>
+concept backward_accepts = requires(A&&... a) {
+    typed::backward(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::backward_accepts<const Model&, A...>)
+auto backward(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::backward>(detail::model_call_error<Model, A...>()));
 
 }  // namespace typeformer

@@ -56,9 +56,10 @@ struct gpt_layer {
 // Lines 5–8. X_out may be X itself (inference updates the stream in place): X is last read
 // before X_out is first written.
 template <class T, class cfg, class Lx>
-void forward(const gpt_layer<T, cfg>& p, mat_view<const T, typename gpt_layer<T, cfg>::d_e, Lx> X,
-             mat_view<T, typename gpt_layer<T, cfg>::d_e, Lx> X_out,
-             typename gpt_layer<T, cfg>::template activations<Lx>& a, T eps) noexcept {
+constexpr void forward(const gpt_layer<T, cfg>& p,
+                       mat_view<const T, typename gpt_layer<T, cfg>::d_e, Lx> X,
+                       mat_view<T, typename gpt_layer<T, cfg>::d_e, Lx> X_out,
+                       typename gpt_layer<T, cfg>::template activations<Lx>& a, T eps) noexcept {
     const std::size_t l = X.cols();
     a.Xt1.resize_cols(l);
     a.X_mid.resize_cols(l);

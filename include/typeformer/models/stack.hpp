@@ -24,7 +24,7 @@ namespace typeformer::detail {
 
 // ℓ ← length(x);  for t ∈ [ℓ]: e_t ← W_e[:, x[t]] + W_p[:, t];  X ← [e_1, e_2, … e_ℓ]
 template <class Model, class Streams>
-void embed_sequence(const Model& m, std::span<const token> x, Streams& X) noexcept {
+constexpr void embed_sequence(const Model& m, std::span<const token> x, Streams& X) noexcept {
     for (auto& stream : X)
         stream.resize_cols(x.size());
     nn::embed(m.embedding, m.positional, x, X[0]);
@@ -39,7 +39,8 @@ void embed_sequence_backward(const Model& m, std::span<const token> x, const DX&
 
 // for l = 1, 2, …, L: X ← layers[l](X)
 template <workspace_kind K, class Layer, std::size_t L, class Streams, class Acts, class T>
-void forward_stack(const std::array<Layer, L>& layers, Streams& X, Acts& acts, T eps) noexcept {
+constexpr void forward_stack(const std::array<Layer, L>& layers, Streams& X, Acts& acts,
+                             T eps) noexcept {
     using S = stack_slots<K, L>;
     for (std::size_t i = 0; i < L; ++i)
         typeformer::forward(layers[i], cview(X[S::input(i)]), X[S::output(i)].view(),

@@ -170,14 +170,15 @@ void require_valid(const input_report& r) {
 
 // The status of one sequence as input to Model (DTransformer, ETransformer: x).
 template <class Model>
-constexpr status check_input(std::span<const token> x) noexcept {
+constexpr status check_input(input_tokens<typename Model::traits::N_V> x) noexcept {
     return detail::inspect_sequence<Model::traits::N_V::size, Model::traits::l_max::size>(x, "x")
         .code;
 }
 
 // The status of a pair (EDTransformer: context z, primary x); z is checked first.
 template <class Model>
-constexpr status check_input(std::span<const token> z, std::span<const token> x) noexcept {
+constexpr status check_input(input_tokens<typename Model::traits::N_V> z,
+                             input_tokens<typename Model::traits::N_V> x) noexcept {
     const status s = check_input<Model>(z);
     return s != status::ok ? s : check_input<Model>(x);
 }

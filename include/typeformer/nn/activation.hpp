@@ -12,6 +12,8 @@
 
 #include <concepts>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 
 namespace typeformer::nn {
@@ -19,7 +21,7 @@ namespace typeformer::nn {
 struct relu {
     static constexpr const char* name = "relu";
     template <class X, class Y>
-    static void forward(const X& x, Y&& y) noexcept {
+    static constexpr void forward(const X& x, Y&& y) noexcept {
         ::typeformer::relu(x, y);
     }
     template <class X, class DY, class DX>
@@ -31,7 +33,7 @@ struct relu {
 struct gelu {
     static constexpr const char* name = "gelu";
     template <class X, class Y>
-    static void forward(const X& x, Y&& y) noexcept {
+    static constexpr void forward(const X& x, Y&& y) noexcept {
         ::typeformer::gelu(x, y);
     }
     template <class X, class DY, class DX>
@@ -43,7 +45,7 @@ struct gelu {
 struct gelu_tanh {
     static constexpr const char* name = "gelu_tanh";
     template <class X, class Y>
-    static void forward(const X& x, Y&& y) noexcept {
+    static constexpr void forward(const X& x, Y&& y) noexcept {
         ::typeformer::gelu_tanh(x, y);
     }
     template <class X, class DY, class DX>

@@ -21,6 +21,8 @@
 
 #include <boost/hana/define_struct.hpp>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "operands.hpp"
@@ -53,17 +55,18 @@ constexpr void attention_resize(M& m, std::size_t rows, std::size_t cols) noexce
 
 // 1/√d_attn, the score scale of line 6.
 template <class T, class Dattn>
-inline T attention_scale() noexcept {
-    return T(1) / std::sqrt(T(Dattn::size));
+constexpr T attention_scale() noexcept {
+    return T(1) / kernels::detail::cmath::sqrt(T(Dattn::size));
 }
 
 // Lines 4–6 of Algorithm 4 for one head. Q (d_attn, l_x), K (d_attn, l_z), V (d_v, l_z) may be
 // blocks of rows of stacked heads. Writes A ← softmax(S/√d_attn) (l_z, l_x), the probabilities
 // backward needs, and Ṽ ← V·A (d_v, l_x).
 template <class T, class Dattn, class Dv, class Lx, class Lz, class Mask>
-void attention_core_forward(mat_view<const T, Dattn, Lx> Q, mat_view<const T, Dattn, Lz> K,
-                            mat_view<const T, Dv, Lz> V, Mask mask, mat_view<T, Lz, Lx> A,
-                            mat_view<T, Dv, Lx> Vt) noexcept {
+constexpr void attention_core_forward(mat_view<const T, Dattn, Lx> Q,
+                                      mat_view<const T, Dattn, Lz> K, mat_view<const T, Dv, Lz> V,
+                                      Mask mask, mat_view<T, Lz, Lx> A,
+                                      mat_view<T, Dv, Lx> Vt) noexcept {
     matmul(transpose(K), Q, A);  // 4: S ← KᵀQ                                     (l_z, l_x)
     // 5: S[t_z, t_x] ← −∞ where ¬Mask[t_z, t_x];  6: A ← softmax(S/√d_attn), masked → exactly 0
     softmax_columns(A, attention_scale<T, Dattn>(), mask);
@@ -151,6 +154,8 @@ concept attention_grad_operands =
     same_value_type<detail::value_of<DZM>, T> && writable<detail::element_of<DXM>> &&
     writable<detail::element_of<DZM>>;
 
+inline namespace typed {
+
 // Algorithm 4. Ṽ's run-time extent (l_x columns) is set by the caller; self-attention passes
 // the same tensor as X and Z.
 template <class T, class Dx, class Dz, class Dattn, class Dout, class XM, class ZM,
@@ -220,5 +225,109 @@ void backward(
     add_bias_grad(s.dQ, grads.b_q);              // 1: db_q += dQ 1
     matmul_add(transpose(p.W_q), s.dQ, dX);      // 1: dX += W_qᵀ dQ
 }
+
+}  // namespace typed
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+namespace detail {
+
+// Whether a call's first tensor is a vector: Algorithm 3's forms (single_query_attention.hpp)
+// take one query e, Algorithm 4's a matrix X.
+template <class... A>
+inline constexpr bool first_is_vector = false;
+template <class A0, class... A>
+inline constexpr bool first_is_vector<A0, A...> = diagnosable_vector<A0>;
+
+// Algorithms 4 and 5, forward(p, X, Z, mask, Ṽ, cache): X (d_x, l_x), Z (d_z, l_z), Ṽ (d_out, l_x).
+// ExpectOut names the parameter Ṽ's rows come from (W_v in Algorithm 4, W_o in Algorithm 5).
+template <class Block, class T, class Dx, class Dz, class Dout, class ExpectOut, class... A>
+constexpr auto attention_forward_error() {
+    if constexpr (sizeof...(A) < 5) {
+        return what<arguments<bare_t<A>...>>{};
+    } else {
+        using X = arg_ref_t<0, A...>;
+        using Z = arg_ref_t<1, A...>;
+        using V = arg_ref_t<3, A...>;
+        auto rest = [] {
+            if constexpr (!softmax_mask<arg_t<2, A...>>)
+                return what<arguments<bare_t<A>...>>{};
+            else if constexpr (matrix_operand<X> && matrix_operand<Z>)
+                return check_cache<arg_t<4, A...>,
+                                   typename Block::template cache<cols_of<X>, cols_of<Z>>>();
+            else
+                return what<>{};
+        };
+        return or_arguments<A...>(first_error(
+            check_matrix<role::X, X>(), check_rows<role::X, X, Dx, W_q_cols<Dx>>(),
+            check_matrix<role::Z, Z>(), check_rows<role::Z, Z, Dz, W_k_cols<Dz>>(),
+            check_matrix<role::V_tilde, V>(), check_rows<role::V_tilde, V, Dout, ExpectOut>(),
+            check_same_cols<role::V_tilde, V, role::X, X>(),
+            check_scalar<role::X, X, T, W_q_scalar<T>>(),
+            check_scalar<role::Z, Z, T, W_k_scalar<T>>(),
+            check_scalar<role::V_tilde, V, T, W_q_scalar<T>>(), check_writable<role::V_tilde, V>(),
+            rest()));
+    }
+}
+
+// ... backward(p, X, Z, mask, dṼ, dX, dZ, grads, cache, scratch): dṼ as Ṽ, dX as X, dZ as Z.
+template <class Block, class T, class Dx, class Dz, class Dout, class ExpectOut, class... A>
+constexpr auto attention_backward_error() {
+    if constexpr (sizeof...(A) < 9) {
+        return what<arguments<bare_t<A>...>>{};
+    } else {
+        using X = arg_ref_t<0, A...>;
+        using Z = arg_ref_t<1, A...>;
+        using DV = arg_ref_t<3, A...>;
+        using DX = arg_ref_t<4, A...>;
+        using DZ = arg_ref_t<5, A...>;
+        auto rest = [] {
+            if constexpr (!softmax_mask<arg_t<2, A...>>)
+                return what<arguments<bare_t<A>...>>{};
+            else if constexpr (matrix_operand<X> && matrix_operand<Z>)
+                return first_error(
+                    check_cache<arg_t<7, A...>,
+                                typename Block::template cache<cols_of<X>, cols_of<Z>>>(),
+                    check_cache<arg_t<8, A...>,
+                                typename Block::template scratch<cols_of<X>, cols_of<Z>>>());
+            else
+                return what<>{};
+        };
+        return or_arguments<A...>(first_error(
+            check_matrix<role::X, X>(), check_rows<role::X, X, Dx, W_q_cols<Dx>>(),
+            check_matrix<role::Z, Z>(), check_rows<role::Z, Z, Dz, W_k_cols<Dz>>(),
+            check_matrix<role::dV_tilde, DV>(), check_rows<role::dV_tilde, DV, Dout, ExpectOut>(),
+            check_same_cols<role::dV_tilde, DV, role::X, X>(), check_matrix<role::dX, DX>(),
+            check_same_shape<role::dX, DX, role::X, X>(), check_matrix<role::dZ, DZ>(),
+            check_same_shape<role::dZ, DZ, role::Z, Z>(),
+            check_scalar<role::X, X, T, W_q_scalar<T>>(),
+            check_scalar<role::Z, Z, T, W_k_scalar<T>>(),
+            check_scalar<role::dV_tilde, DV, T, W_q_scalar<T>>(),
+            check_scalar<role::dX, DX, T, W_q_scalar<T>>(),
+            check_scalar<role::dZ, DZ, T, W_k_scalar<T>>(), check_writable<role::dX, DX>(),
+            check_writable<role::dZ, DZ>(), check_grads<arg_t<6, A...>, Block>(), rest()));
+    }
+}
+
+}  // namespace detail
+
+template <class T, class Dx, class Dz, class Dattn, class Dout, class... A>
+    requires(!detail::first_is_vector<A...> &&
+             !requires(const Attention<T, Dx, Dz, Dattn, Dout>& p, A&&... a) {
+                 typed::forward(p, static_cast<A&&>(a)...);
+             })
+auto forward(const Attention<T, Dx, Dz, Dattn, Dout>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_4_attention>(
+        detail::attention_forward_error<Attention<T, Dx, Dz, Dattn, Dout>, T, Dx, Dz, Dout,
+                                        W_v_rows<Dout>, A...>()));
+template <class T, class Dx, class Dz, class Dattn, class Dout, class... A>
+    requires(!detail::first_is_vector<A...> &&
+             !requires(const Attention<T, Dx, Dz, Dattn, Dout>& p, A&&... a) {
+                 typed::backward(p, static_cast<A&&>(a)...);
+             })
+auto backward(const Attention<T, Dx, Dz, Dattn, Dout>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_4_attention_backward>(
+        detail::attention_backward_error<Attention<T, Dx, Dz, Dattn, Dout>, T, Dx, Dz, Dout,
+                                         W_v_rows<Dout>, A...>()));
 
 }  // namespace typeformer::nn

@@ -26,6 +26,8 @@
 #include <cstddef>
 #include <span>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "../token.hpp"
@@ -69,7 +71,7 @@ namespace detail {
 
 // Precondition of every sequence embedding: ℓ ≤ X's capacity, X's extent ℓ, ids < N_V.
 template <class V, class C>
-void check_sequence(std::span<const token> x, std::size_t x_cols) noexcept {
+constexpr void check_sequence(std::span<const token> x, std::size_t x_cols) noexcept {
     TYPEFORMER_CHECK(x.size() <= C::capacity,
                      "embed: more tokens than X's column capacity (the sequence is too long)");
     TYPEFORMER_CHECK(x.size() == x_cols,
@@ -83,7 +85,7 @@ void check_sequence(std::span<const token> x, std::size_t x_cols) noexcept {
 // Columns [first, first + n) of W_p as a (d_e, C) view: the positions of W_p are the positions
 // of X, so this relabelling of l_max as X's length is the meaning of line 2, not a shortcut.
 template <class C, class M>
-auto positions(M&& W_p, std::size_t first, std::size_t n) noexcept {
+constexpr auto positions(M&& W_p, std::size_t first, std::size_t n) noexcept {
     auto v = as_view(W_p);
     [[maybe_unused]] constexpr std::size_t l_max = decltype(v)::cols_dim::size;
     TYPEFORMER_CHECK(first <= l_max && n <= l_max - first,
@@ -94,6 +96,8 @@ auto positions(M&& W_p, std::size_t first, std::size_t n) noexcept {
 }
 
 }  // namespace detail
+
+inline namespace typed {
 
 // ---- one token, one position ----
 
@@ -119,7 +123,8 @@ constexpr vec_view<const T, E> embed_position(const positional_embedding<T, E, P
 template <class T, class E, class V, class Xt>
     requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
         same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
-void embed(const token_embedding<T, E, V>& te, std::span<const token> x, Xt&& X) noexcept {
+constexpr void embed(const token_embedding<T, E, V>& te, std::span<const token> x,
+                     Xt&& X) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
     detail::check_sequence<V, detail::cols_of<Xt>>(x, Xv.cols());
     for (std::size_t t = 0; t < x.size(); ++t)
@@ -130,8 +135,8 @@ void embed(const token_embedding<T, E, V>& te, std::span<const token> x, Xt&& X)
 template <class T, class E, class V, class P, class Xt>
     requires matrix_operand<Xt> && rows_are<detail::rows_of<Xt>, E> &&
         same_value_type<detail::value_of<Xt>, T> && writable<detail::element_of<Xt>>
-void embed(const token_embedding<T, E, V>& te, const positional_embedding<T, E, P>& pe,
-           std::span<const token> x, Xt&& X, std::size_t first_position = 0) noexcept {
+constexpr void embed(const token_embedding<T, E, V>& te, const positional_embedding<T, E, P>& pe,
+                     std::span<const token> x, Xt&& X, std::size_t first_position = 0) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
     embed(te, x, Xv);
     const auto Wp = detail::positions<detail::cols_of<Xt>>(pe.W_p, first_position, x.size());
@@ -191,6 +196,77 @@ void embed_backward(const token_embedding<T, E, V>& te, const sinusoidal_embeddi
                     std::size_t /*first_position*/ = 0) noexcept {
     embed_backward(te, x, dX, te_grads);
 }
+
+}  // namespace typed
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+namespace detail {
+
+template <class X>
+inline constexpr bool is_positional = false;
+template <class T, class E, class P>
+inline constexpr bool is_positional<positional_embedding<T, E, P>> = true;
+template <class E, class P>
+inline constexpr bool is_positional<sinusoidal_embedding<E, P>> = true;
+
+// The positional embedding of a call has the token embedding's d_e (and scalar type).
+template <class T, class E, class Pe>
+constexpr auto check_positional() {
+    if constexpr (requires { typename Pe::W_p_type; }) {
+        using Wp = typename Pe::W_p_type;  // (d_e, l_max)
+        return first_error(check_rows<role::W_p, Wp, E, W_e_rows<E>>(),
+                           check_scalar<role::W_p, Wp, T, W_e_scalar<T>>());
+    } else {
+        return what<>{};  // sinusoidal: E is checked by the form's deduction, nothing else to say
+    }
+}
+
+// embed(te, [pe,] x, X[, first_position]), embed_backward(te, [pe,] x, dX, te_grads[, ...]): the
+// stream X (or dX) has W_e's d_e rows; Out is X's role.
+template <class T, class E, class V, class RoleOut, bool Write, class... A>
+constexpr auto embed_error() {
+    if constexpr (sizeof...(A) < 2) {
+        return what<arguments<bare_t<A>...>>{};
+    } else if constexpr (is_positional<arg_t<0, A...>>) {
+        if constexpr (sizeof...(A) < 3)
+            return what<arguments<bare_t<A>...>>{};
+        else
+            return or_arguments<A...>(first_error(
+                check_positional<T, E, arg_t<0, A...>>(),
+                embed_error<T, E, V, RoleOut, Write, arg_ref_t<1, A...>, arg_ref_t<2, A...>>()));
+    } else {
+        using X = arg_ref_t<1, A...>;
+        constexpr bool tokens = std::is_convertible_v<arg_ref_t<0, A...>, std::span<const token>>;
+        auto write = [] {
+            if constexpr (Write)
+                return check_writable<RoleOut, X>();
+            else
+                return what<>{};
+        };
+        return or_arguments<A...>(
+            first_error(std::conditional_t<tokens, what<>, what<arguments<bare_t<A>...>>>{},
+                        check_matrix<RoleOut, X>(), check_rows<RoleOut, X, E, W_e_rows<E>>(),
+                        check_scalar<RoleOut, X, T, W_e_scalar<T>>(), write()));
+    }
+}
+
+}  // namespace detail
+
+template <class T, class E, class V, class... A>
+    requires(!requires(const token_embedding<T, E, V>& te, A&&... a) {
+        typed::embed(te, static_cast<A&&>(a)...);
+    })
+auto embed(const token_embedding<T, E, V>& te, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_1_2_embed>(
+        detail::embed_error<T, E, V, role::X, true, A...>()));
+template <class T, class E, class V, class... A>
+    requires(!requires(const token_embedding<T, E, V>& te, A&&... a) {
+        typed::embed_backward(te, static_cast<A&&>(a)...);
+    })
+auto embed_backward(const token_embedding<T, E, V>& te, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_1_2_embed_backward>(
+        detail::embed_error<T, E, V, role::dX, false, A...>()));
 
 }  // namespace typeformer::nn
 

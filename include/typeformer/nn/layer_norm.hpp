@@ -15,6 +15,8 @@
 #include <boost/hana/define_struct.hpp>
 #include <type_traits>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "operands.hpp"
@@ -44,12 +46,14 @@ struct rms_norm {
     };
 };
 
+inline namespace typed {
+
 // Algorithm 6 for every column t of X (Y may be X).
 template <class T, class D, class Xt, class Yt>
     requires columnwise_operands<T, D, Xt, Yt>
-void forward(const layer_norm<T, D>& p, const Xt& X, Yt&& Y,
-             typename layer_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
-             std::type_identity_t<T> eps) noexcept {
+constexpr void forward(const layer_norm<T, D>& p, const Xt& X, Yt&& Y,
+                       typename layer_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
+                       std::type_identity_t<T> eps) noexcept {
     const auto Xv = as_view(X);  // (D, C)
     detail::set_length(c.mean, Xv.cols());
     detail::set_length(c.rstd, Xv.cols());
@@ -69,9 +73,9 @@ void backward(const layer_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX,
 // RMSnorm for every column t of X (Y may be X).
 template <class T, class D, class Xt, class Yt>
     requires columnwise_operands<T, D, Xt, Yt>
-void forward(const rms_norm<T, D>& p, const Xt& X, Yt&& Y,
-             typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
-             std::type_identity_t<T> eps) noexcept {
+constexpr void forward(const rms_norm<T, D>& p, const Xt& X, Yt&& Y,
+                       typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c,
+                       std::type_identity_t<T> eps) noexcept {
     const auto Xv = as_view(X);  // (D, C)
     detail::set_length(c.rstd, Xv.cols());
     // Algorithm 6 with m = β = 0: ê = e / sqrt(Σ_i e[i]²/d_e + ε) ⊙ γ
@@ -85,5 +89,43 @@ void backward(const rms_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX, rms
               const typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c) noexcept {
     ::typeformer::rms_norm_backward(dY, X, p.gamma, c.rstd, dX, grads.gamma);
 }
+
+}  // namespace typed
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+template <class T, class D, class... A>
+    requires(!requires(const layer_norm<T, D>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const layer_norm<T, D>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_6_layer_norm>(
+        detail::columnwise_forward_error<layer_norm<T, D>, T, D, gamma_rows<D>, gamma_rows<D>,
+                                         gamma_scalar<T>, A...>()));
+template <class T, class D, class... A>
+    requires(!requires(const layer_norm<T, D>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const layer_norm<T, D>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_6_layer_norm_backward>(
+        detail::columnwise_backward_error<layer_norm<T, D>, T, D, gamma_rows<D>, gamma_scalar<T>,
+                                          A...>()));
+
+template <class T, class D, class... A>
+    requires(!requires(const rms_norm<T, D>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const rms_norm<T, D>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::RMSnorm>(
+        detail::columnwise_forward_error<rms_norm<T, D>, T, D, gamma_rows<D>, gamma_rows<D>,
+                                         gamma_scalar<T>, A...>()));
+template <class T, class D, class... A>
+    requires(!requires(const rms_norm<T, D>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const rms_norm<T, D>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::RMSnorm_backward>(
+        detail::columnwise_backward_error<rms_norm<T, D>, T, D, gamma_rows<D>, gamma_scalar<T>,
+                                          A...>()));
 
 }  // namespace typeformer::nn

@@ -24,6 +24,8 @@
 
 #include <boost/hana/define_struct.hpp>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "attention.hpp"
@@ -80,15 +82,17 @@ struct MHAttention {
     };
 };
 
+inline namespace typed {
+
 // Algorithm 5. Ṽ's run-time extent (l_x columns) is set by the caller; self-attention passes
 // the same tensor as X and Z.
 template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
           class ZM, softmax_mask Mask, class VM>
     requires attention_operands<T, Dx, Dz, Dout, XM, ZM, VM>
-void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X, const ZM& Z,
-             Mask mask, VM&& Vt,
-             typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
-                 detail::cols_of<XM>, detail::cols_of<ZM>>& c) noexcept {
+constexpr void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X,
+                       const ZM& Z, Mask mask, VM&& Vt,
+                       typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
+                           detail::cols_of<XM>, detail::cols_of<ZM>>& c) noexcept {
     using detail::attention_cview;
     const auto Xv = as_view(X);
     const auto Zv = as_view(Z);
@@ -163,5 +167,26 @@ void backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const X
     add_bias_grad(s.dQ, grads.b_q);              // db_q += dQ 1
     matmul_add(transpose(p.W_q), s.dQ, dX);      // dX += W_qᵀ dQ
 }
+
+}  // namespace typed
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class... A>
+    requires(!requires(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_5_MHAttention>(
+        detail::attention_forward_error<MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>, T, Dx, Dz,
+                                        Dout, W_o_rows<Dout>, A...>()));
+template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class... A>
+    requires(!requires(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_5_MHAttention_backward>(
+        detail::attention_backward_error<MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>, T, Dx,
+                                         Dz, Dout, W_o_rows<Dout>, A...>()));
 
 }  // namespace typeformer::nn

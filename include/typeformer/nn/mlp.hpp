@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "activation.hpp"
@@ -47,11 +49,14 @@ struct mlp {
     };
 };
 
+inline namespace typed {
+
 // Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ
 template <class T, class E, class M, class Act, class Xt, class Yt>
     requires columnwise_operands<T, E, Xt, Yt>
-void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
-             typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
+constexpr void forward(
+    const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
+    typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
     detail::set_length(c.pre, Xv.cols());
     detail::set_length(c.act, Xv.cols());
@@ -83,6 +88,28 @@ void backward(const mlp<T, E, M, Act>& p, const Xt& X, const DYt& dY, DXt&& dX,
     matmul_add(s.d_pre, transpose(Xv), grads.W_1);  // dW_1 += d pre · Xᵀ
     matmul_add(transpose(p.W_1), s.d_pre, dX);      // dX += W_1ᵀ d pre
 }
+
+}  // namespace typed
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+template <class T, class E, class M, class Act, class... A>
+    requires(!requires(const mlp<T, E, M, Act>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const mlp<T, E, M, Act>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::MLP>(
+        detail::columnwise_forward_error<mlp<T, E, M, Act>, T, E, W_1_cols<E>, W_2_rows<E>,
+                                         W_1_scalar<T>, A...>()));
+
+template <class T, class E, class M, class Act, class... A>
+    requires(!requires(const mlp<T, E, M, Act>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const mlp<T, E, M, Act>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::MLP_backward>(
+        detail::columnwise_backward_error<mlp<T, E, M, Act>, T, E, W_1_cols<E>, W_1_scalar<T>,
+                                          A...>()));
 
 }  // namespace typeformer::nn
 

@@ -11,13 +11,18 @@
 #pragma once
 
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
+#include "../kernels/diagnose.hpp"
 
 namespace typeformer::nn {
 
 namespace detail {
+using namespace typeformer::detail;  // the checks of kernels/diagnose.hpp
 using kernels::detail::cols_of;
 using kernels::detail::element_of;
 using kernels::detail::rows_of;
@@ -69,5 +74,82 @@ concept columnwise_grad_operands = matrix_operand<Xt> && matrix_operand<DYt> &&
     same_columns<detail::cols_of<DXt>, detail::cols_of<Xt>> &&
     same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<DYt>, T> &&
     same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>;
+
+// ---- what a mis-shaped call of a block reports (shape_error.hpp) ----
+
+namespace detail {
+
+// A block's cache or scratch is the one made for these lengths.
+template <class Given, class Expected>
+constexpr auto check_cache() {
+    if constexpr (!std::is_same_v<std::remove_cvref_t<Given>, Expected>)
+        return what<cache_given<std::remove_cvref_t<Given>>, cache_expected<Expected>>{};
+    else
+        return what<>{};
+}
+// The gradient of a block has the block's type.
+template <class Given, class Block>
+constexpr auto check_grads() {
+    if constexpr (!std::is_same_v<std::remove_cvref_t<Given>, Block>)
+        return what<grads<std::remove_cvref_t<Given>>, block<Block>>{};
+    else
+        return what<>{};
+}
+
+// A position-wise block's forward(p, X, Y, cache[, eps]): X, Y (D, C) of scalar type T, Y written.
+// ExpectX, ExpectY name the parameter whose dimension X's and Y's rows must be (W_1_cols<d_e>, ...),
+// ExpectT the parameter whose scalar type they must have.
+template <class Block, class T, class D, class ExpectX, class ExpectY, class ExpectT, class... A>
+constexpr auto columnwise_forward_error() {
+    if constexpr (sizeof...(A) < 3) {
+        return what<arguments<bare_t<A>...>>{};
+    } else {
+        using X = arg_ref_t<0, A...>;
+        using Y = arg_ref_t<1, A...>;
+        auto cache = [] {
+            if constexpr (matrix_operand<X>)
+                return check_cache<arg_t<2, A...>, typename Block::template cache<cols_of<X>>>();
+            else
+                return what<>{};
+        };
+        return or_arguments<A...>(first_error(
+            check_matrix<role::X, X>(), check_rows<role::X, X, D, ExpectX>(),
+            check_matrix<role::Y, Y>(), check_rows<role::Y, Y, D, ExpectY>(),
+            check_same_cols<role::Y, Y, role::X, X>(), check_scalar<role::X, X, T, ExpectT>(),
+            check_scalar<role::Y, Y, T, ExpectT>(), check_writable<role::Y, Y>(), cache()));
+    }
+}
+
+// ... and its backward(p, X, dY, dX, grads, cache[, scratch]): dY read, dX written, both as X.
+template <class Block, class T, class D, class ExpectX, class ExpectT, class... A>
+constexpr auto columnwise_backward_error() {
+    if constexpr (sizeof...(A) < 5) {
+        return what<arguments<bare_t<A>...>>{};
+    } else {
+        using X = arg_ref_t<0, A...>;
+        using DY = arg_ref_t<1, A...>;
+        using DX = arg_ref_t<2, A...>;
+        auto cache = [] {
+            if constexpr (!matrix_operand<X>)
+                return what<>{};
+            else if constexpr (sizeof...(A) > 5 &&
+                               requires { typename Block::template scratch<cols_of<X>>; })
+                return first_error(
+                    check_cache<arg_t<4, A...>, typename Block::template cache<cols_of<X>>>(),
+                    check_cache<arg_t<5, A...>, typename Block::template scratch<cols_of<X>>>());
+            else
+                return check_cache<arg_t<4, A...>, typename Block::template cache<cols_of<X>>>();
+        };
+        return or_arguments<A...>(first_error(
+            check_matrix<role::X, X>(), check_rows<role::X, X, D, ExpectX>(),
+            check_matrix<role::dY, DY>(), check_same_shape<role::dY, DY, role::X, X>(),
+            check_matrix<role::dX, DX>(), check_same_shape<role::dX, DX, role::X, X>(),
+            check_scalar<role::X, X, T, ExpectT>(), check_scalar<role::dY, DY, T, ExpectT>(),
+            check_scalar<role::dX, DX, T, ExpectT>(), check_writable<role::dX, DX>(),
+            check_grads<arg_t<3, A...>, Block>(), cache()));
+    }
+}
+
+}  // namespace detail
 
 }  // namespace typeformer::nn

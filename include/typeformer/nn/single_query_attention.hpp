@@ -17,6 +17,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "attention.hpp"
@@ -68,6 +70,8 @@ constexpr void single_query_resize(V& x, std::size_t n) noexcept {
                          "single-query attention: T differs from a fixed dim");
 }
 }  // namespace detail
+
+inline namespace typed {
 
 // Algorithm 3: one query e (d_in) against the context E (d_in, T) → ṽ (d_out).
 template <class T, class Din, class Dattn, class Dout, class EV, class EM, class VV>
@@ -147,5 +151,94 @@ void backward(const Attention<T, Din, Din, Dattn, Dout>& p, const EV& e, const E
     axpy(T(1), s.dq, grads.b_q);             // 1: db_q += dq
     matvec_add(transpose(p.W_q), s.dq, de);  // 1: de += W_qᵀ dq
 }
+
+}  // namespace typed
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+namespace detail {
+
+// forward(p, e, E, ṽ, cache): e (d_in), E (d_in, T), ṽ (d_out).
+template <class T, class Din, class Dattn, class Dout, class... A>
+constexpr auto single_query_forward_error() {
+    if constexpr (sizeof...(A) < 4) {
+        return what<arguments<bare_t<A>...>>{};
+    } else {
+        using Ev = arg_ref_t<0, A...>;
+        using Em = arg_ref_t<1, A...>;
+        using V = arg_ref_t<2, A...>;
+        auto cache = [] {
+            if constexpr (matrix_operand<Em>)
+                return check_cache<arg_t<3, A...>,
+                                   single_query_cache<T, Dattn, Dout, cols_of<Em>>>();
+            else
+                return what<>{};
+        };
+        return or_arguments<A...>(first_error(
+            check_vector<role::e, Ev>(), check_rows<role::e, Ev, Din, W_q_cols<Din>>(),
+            check_matrix<role::E, Em>(), check_rows<role::E, Em, Din, W_k_cols<Din>>(),
+            check_vector<role::v_tilde, V>(), check_rows<role::v_tilde, V, Dout, W_v_rows<Dout>>(),
+            check_scalar<role::e, Ev, T, W_q_scalar<T>>(),
+            check_scalar<role::E, Em, T, W_k_scalar<T>>(),
+            check_scalar<role::v_tilde, V, T, W_v_scalar<T>>(), check_writable<role::v_tilde, V>(),
+            cache()));
+    }
+}
+
+// backward(p, e, E, dṽ, de, dE, grads, cache, scratch): dṽ as ṽ, de as e, dE as E.
+template <class T, class Din, class Dattn, class Dout, class... A>
+constexpr auto single_query_backward_error() {
+    if constexpr (sizeof...(A) < 8) {
+        return what<arguments<bare_t<A>...>>{};
+    } else {
+        using Ev = arg_ref_t<0, A...>;
+        using Em = arg_ref_t<1, A...>;
+        using DV = arg_ref_t<2, A...>;
+        using DEv = arg_ref_t<3, A...>;
+        using DEm = arg_ref_t<4, A...>;
+        auto cache = [] {
+            if constexpr (matrix_operand<Em>)
+                return first_error(
+                    check_cache<arg_t<6, A...>, single_query_cache<T, Dattn, Dout, cols_of<Em>>>(),
+                    check_cache<arg_t<7, A...>,
+                                single_query_scratch<T, Dattn, Dout, cols_of<Em>>>());
+            else
+                return what<>{};
+        };
+        return or_arguments<A...>(first_error(
+            check_vector<role::e, Ev>(), check_rows<role::e, Ev, Din, W_q_cols<Din>>(),
+            check_matrix<role::E, Em>(), check_rows<role::E, Em, Din, W_k_cols<Din>>(),
+            check_vector<role::dv_tilde, DV>(),
+            check_rows<role::dv_tilde, DV, Dout, W_v_rows<Dout>>(), check_vector<role::de, DEv>(),
+            check_rows<role::de, DEv, Din, W_q_cols<Din>>(), check_matrix<role::dE, DEm>(),
+            check_same_shape<role::dE, DEm, role::E, Em>(),
+            check_scalar<role::e, Ev, T, W_q_scalar<T>>(),
+            check_scalar<role::E, Em, T, W_k_scalar<T>>(),
+            check_scalar<role::dv_tilde, DV, T, W_v_scalar<T>>(),
+            check_scalar<role::de, DEv, T, W_q_scalar<T>>(),
+            check_scalar<role::dE, DEm, T, W_k_scalar<T>>(), check_writable<role::de, DEv>(),
+            check_writable<role::dE, DEm>(),
+            check_grads<arg_t<5, A...>, Attention<T, Din, Din, Dattn, Dout>>(), cache()));
+    }
+}
+
+}  // namespace detail
+
+template <class T, class Din, class Dattn, class Dout, class... A>
+    requires(detail::first_is_vector<A...> &&
+             !requires(const Attention<T, Din, Din, Dattn, Dout>& p, A&&... a) {
+                 typed::forward(p, static_cast<A&&>(a)...);
+             })
+auto forward(const Attention<T, Din, Din, Dattn, Dout>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_3_single_query_attention>(
+        detail::single_query_forward_error<T, Din, Dattn, Dout, A...>()));
+template <class T, class Din, class Dattn, class Dout, class... A>
+    requires(detail::first_is_vector<A...> &&
+             !requires(const Attention<T, Din, Din, Dattn, Dout>& p, A&&... a) {
+                 typed::backward(p, static_cast<A&&>(a)...);
+             })
+auto backward(const Attention<T, Din, Din, Dattn, Dout>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_3_single_query_attention_backward>(
+        detail::single_query_backward_error<T, Din, Dattn, Dout, A...>()));
 
 }  // namespace typeformer::nn

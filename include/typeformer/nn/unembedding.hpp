@@ -17,6 +17,8 @@
 
 #include <boost/hana/define_struct.hpp>
 
+#include "../shape_error.hpp"  // first: an error's note then names only this include
+
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "embedding.hpp"
@@ -45,12 +47,14 @@ concept unembedding_operands =
     rows_are<detail::rows_of<Lt>, V> && same_columns<detail::cols_of<Lt>, detail::cols_of<Xt>> &&
     same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Lt>, T>;
 
+inline namespace typed {
+
 // ---- Algorithm 7 ----
 
 // logits = W_u X
 template <class T, class V, class E, class Xt, class Lt>
     requires unembedding_operands<T, V, E, Xt, Lt> && writable<detail::element_of<Lt>>
-void forward(const unembedding<T, V, E>& p, const Xt& X, Lt&& logits) noexcept {
+constexpr void forward(const unembedding<T, V, E>& p, const Xt& X, Lt&& logits) noexcept {
     matmul(p.W_u, X, logits);  // W_u e
 }
 
@@ -79,8 +83,8 @@ void backward(const unembedding<T, V, E>& p, const Xt& X, const DLt& dlogits, DX
 // logits = W_eᵀ X
 template <class T, class V, class E, class Xt, class Lt>
     requires unembedding_operands<T, V, E, Xt, Lt> && writable<detail::element_of<Lt>>
-void forward(const tied_unembedding<T, V, E>&, const token_embedding<T, E, V>& te, const Xt& X,
-             Lt&& logits) noexcept {
+constexpr void forward(const tied_unembedding<T, V, E>&, const token_embedding<T, E, V>& te,
+                       const Xt& X, Lt&& logits) noexcept {
     matmul(transpose(te.W_e), X, logits);  // W_u e with W_u = W_eᵀ
 }
 
@@ -104,6 +108,126 @@ void backward(const tied_unembedding<T, V, E>&, const token_embedding<T, E, V>& 
     matmul_add(X, transpose(dlogits), te_grads.W_e);
     matmul_add(te.W_e, dlogits, dX);
 }
+
+}  // namespace typed
+
+// ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----
+
+namespace detail {
+
+// Algorithm 7's operands X (E, C) and the output (V, C): ExpectX and ExpectOut name the parameter
+// whose dimensions they must have (W_u's columns and rows; tied, W_e's rows and columns).
+template <class T, class V, class E, class RoleOut, class ExpectX, class ExpectOut, class ExpectT,
+          class X, class Out>
+constexpr auto unembedding_checks() {
+    return first_error(check_matrix<role::X, X>(), check_rows<role::X, X, E, ExpectX>(),
+                       check_matrix<RoleOut, Out>(), check_rows<RoleOut, Out, V, ExpectOut>(),
+                       check_same_cols<RoleOut, Out, role::X, X>(),
+                       check_scalar<role::X, X, T, ExpectT>(),
+                       check_scalar<RoleOut, Out, T, ExpectT>());
+}
+
+// forward(u, X, logits), probabilities(u, X, P).
+template <class T, class V, class E, class RoleOut, class ExpectX, class ExpectOut, class ExpectT,
+          class... A>
+constexpr auto unembedding_forward_error() {
+    if constexpr (sizeof...(A) != 2) {
+        return what<arguments<bare_t<A>...>>{};
+    } else {
+        using Out = arg_ref_t<1, A...>;
+        return or_arguments<A...>(
+            first_error(unembedding_checks<T, V, E, RoleOut, ExpectX, ExpectOut, ExpectT,
+                                           arg_ref_t<0, A...>, Out>(),
+                        check_writable<RoleOut, Out>()));
+    }
+}
+
+// backward(u, X, dlogits, dX, grads): dX as X.
+template <class T, class V, class E, class ExpectX, class ExpectOut, class ExpectT, class Grads,
+          class... A>
+constexpr auto unembedding_backward_error() {
+    if constexpr (sizeof...(A) != 4) {
+        return what<arguments<bare_t<A>...>>{};
+    } else {
+        using X = arg_ref_t<0, A...>;
+        using DX = arg_ref_t<2, A...>;
+        return or_arguments<A...>(
+            first_error(unembedding_checks<T, V, E, role::dlogits, ExpectX, ExpectOut, ExpectT, X,
+                                           arg_ref_t<1, A...>>(),
+                        check_matrix<role::dX, DX>(), check_same_shape<role::dX, DX, role::X, X>(),
+                        check_scalar<role::dX, DX, T, ExpectT>(), check_writable<role::dX, DX>(),
+                        check_grads<arg_t<3, A...>, Grads>()));
+    }
+}
+
+// The tied forms take the token embedding first: it must be W_e (d_e, N_V) of the same E, V.
+template <class Expected, class... A>
+constexpr auto tied_embedding_error() {
+    if constexpr (sizeof...(A) == 0)
+        return what<arguments<>>{};
+    else if constexpr (!std::is_same_v<arg_t<0, A...>, Expected>)
+        return what<block<arg_t<0, A...>>, block<Expected>>{};
+    else
+        return what<>{};
+}
+}  // namespace detail
+
+template <class T, class V, class E, class... A>
+    requires(!requires(const unembedding<T, V, E>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const unembedding<T, V, E>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_7_unembedding>(
+        detail::unembedding_forward_error<T, V, E, role::logits, W_u_cols<E>, W_u_rows<V>,
+                                          W_u_scalar<T>, A...>()));
+template <class T, class V, class E, class... A>
+    requires(!requires(const unembedding<T, V, E>& p, A&&... a) {
+        typed::probabilities(p, static_cast<A&&>(a)...);
+    })
+auto probabilities(const unembedding<T, V, E>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_7_probabilities>(
+        detail::unembedding_forward_error<T, V, E, role::P, W_u_cols<E>, W_u_rows<V>, W_u_scalar<T>,
+                                          A...>()));
+template <class T, class V, class E, class... A>
+    requires(!requires(const unembedding<T, V, E>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const unembedding<T, V, E>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_7_unembedding_backward>(
+        detail::unembedding_backward_error<T, V, E, W_u_cols<E>, W_u_rows<V>, W_u_scalar<T>,
+                                           unembedding<T, V, E>, A...>()));
+
+// tied: W_u = W_eᵀ, so X's rows must be W_e's rows and the logits' rows W_e's columns
+template <class T, class V, class E, class Te, class... A>
+    requires(!requires(const tied_unembedding<T, V, E>& p, const Te& te, A&&... a) {
+        typed::forward(p, te, static_cast<A&&>(a)...);
+    })
+auto forward(const tied_unembedding<T, V, E>& p, const Te& te, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_7_unembedding>(
+        typeformer::detail::first_error(
+            detail::tied_embedding_error<token_embedding<T, E, V>, Te>(),
+            detail::unembedding_forward_error<T, V, E, role::logits, W_e_rows<E>, W_e_cols<V>,
+                                              W_e_scalar<T>, A...>())));
+template <class T, class V, class E, class Te, class... A>
+    requires(!requires(const tied_unembedding<T, V, E>& p, const Te& te, A&&... a) {
+        typed::probabilities(p, te, static_cast<A&&>(a)...);
+    })
+auto probabilities(const tied_unembedding<T, V, E>& p, const Te& te, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_7_probabilities>(
+        typeformer::detail::first_error(
+            detail::tied_embedding_error<token_embedding<T, E, V>, Te>(),
+            detail::unembedding_forward_error<T, V, E, role::P, W_e_rows<E>, W_e_cols<V>,
+                                              W_e_scalar<T>, A...>())));
+template <class T, class V, class E, class Te, class... A>
+    requires(!requires(const tied_unembedding<T, V, E>& p, const Te& te, A&&... a) {
+        typed::backward(p, te, static_cast<A&&>(a)...);
+    })
+auto backward(const tied_unembedding<T, V, E>& p, const Te& te, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_7_unembedding_backward>(
+        typeformer::detail::first_error(
+            detail::tied_embedding_error<token_embedding<T, E, V>, Te>(),
+            detail::unembedding_backward_error<T, V, E, W_e_rows<E>, W_e_cols<V>, W_e_scalar<T>,
+                                               token_embedding<T, E, V>, A...>())));
 
 }  // namespace typeformer::nn
 

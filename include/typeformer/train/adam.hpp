@@ -26,6 +26,9 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../shape_error.hpp"
+
+#include "../models/diagnose.hpp"
 #include "../params.hpp"
 
 namespace typeformer {
@@ -59,6 +62,8 @@ constexpr bool valid_adam_options(const adam_options& o) noexcept {
            finite(o.beta2) && o.beta2 >= 0 && o.beta2 < 1 && finite(o.eps) && o.eps > 0 &&
            finite(o.weight_decay) && o.weight_decay >= 0;
 }
+
+inline namespace typed {
 
 // One Adam(W) step: θ is updated in place; m, v and t in `state`. grads is read only.
 template <class Model>
@@ -109,5 +114,30 @@ void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
         },
         model, grads, state.m, state.v);
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: grads or state of another model (shape_error.hpp) ----
+
+namespace detail {
+template <class Model>
+struct belongs_to<adam_state<Model>> {
+    using model = Model;
+    template <class M>
+    using role = adam_state_of<M>;
+};
+template <class... A>
+concept adam_step_accepts = requires(A&&... a) {
+    typed::adam_step(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+// (opt is spelled out: a braced {...} argument deduces nothing in a pack)
+template <class Model, class Grads, class State>
+    requires(!detail::adam_step_accepts<Model&, const Grads&, State, const adam_options&>)
+auto adam_step(Model& model, const Grads& grads, State&& state, const adam_options& opt = {})
+    -> decltype(detail::shape_error_of<in::adam_step>(
+        detail::or_arguments<Model, Grads, State>(detail::first_error(
+            detail::check_same_model<typeformer::grads, Grads, std::remove_const_t<Model>>(),
+            detail::check_belongs<std::remove_const_t<Model>, State>()))));
 
 }  // namespace typeformer

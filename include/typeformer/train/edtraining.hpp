@@ -31,6 +31,8 @@ std::span<const token> primary_of(const Pair& p) noexcept {
 }
 }  // namespace detail
 
+inline namespace typed {
+
 template <class T, class cfg, std::size_t Threads, class Dataset,
           class Observer = detail::no_observer>
 status EDTraining(EDTransformer<T, cfg>& model, const Dataset& data, const training_options& opt,
@@ -47,5 +49,23 @@ status EDTraining(EDTransformer<T, cfg>& model, const Dataset& data, const train
     };
     return detail::train_loop(model, std::size(data), gradient, opt, st, observer);
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: one error naming both models, or both vocabularies ----
+
+namespace detail {
+template <class... A>
+concept EDTraining_accepts = requires(A&&... a) {
+    typed::EDTraining(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+// (opt is spelled out: a braced {...} argument deduces nothing in a pack)
+template <class Model, class Data, class... A>
+    requires(detail::architecture<Model> &&
+             !detail::EDTraining_accepts<Model&, const Data&, const training_options&, A...>)
+auto EDTraining(Model& model, const Data& data, const training_options& opt, A&&... args)
+    -> decltype(detail::shape_error_of<in::Algorithm_11_EDTraining>(
+        detail::model_call_error<Model, const Data&, A...>()));
 
 }  // namespace typeformer

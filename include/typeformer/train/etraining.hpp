@@ -46,32 +46,53 @@ void mask_tokens(std::span<const token> x, double p_mask, bool bert, Gen& gen, t
 
 }  // namespace detail
 
+inline namespace typed {
+
 template <class T, class cfg, std::size_t Threads, class Dataset,
           class Observer = detail::no_observer>
-status ETraining(ETransformer<T, cfg>& model, const Dataset& data, const training_options& opt,
-                 training_state<ETransformer<T, cfg>, Threads>& st, Observer&& observer = {}) {
-    using model_type = ETransformer<T, cfg>;
-    constexpr std::size_t NV = cfg::N_V;
-    if (!(opt.p_mask > 0.0 && opt.p_mask < 1.0))
-        return status::invalid_p_mask;
-    auto gradient = [&](std::size_t n, std::size_t b, const worker_buffers<model_type>& w, T& loss,
-                        std::size_t& tokens) {
-        const std::span<const token> x(data[n]);  // 3: ℓ ← length(x_n)
-        if (const input_report r = detail::inspect<model_type>(x, "x"); r.code != status::ok)
-            return r.code;
-        // the b-th sequence's own stream of the step's seed: masks that no thread count changes
-        std::uint64_t mix = w.seed + 0x9E3779B97F4A7C15ull * (b + 1);
-        rng gen(prng::splitmix64(mix));
-        detail::mask_tokens<NV>(x, opt.p_mask, opt.bert_replacement, gen, w.x_tilde, w.targets);
-        const std::span<const token> x_tilde(w.x_tilde, x.size());
-        const std::span<const token> targets(w.targets, x.size());
-        tokens = 0;
-        for (const token y : targets)
-            tokens += y != no_target;
-        // 8: P_θ ← ETransformer(x̃_n | θ);  9: loss(θ) = −Σ_{t∈T̃} log P_θ[x_n[t], t]
-        return try_loss_and_grad_targets(model, x_tilde, targets, w.grads, w.ws, loss);
-    };
-    return detail::train_loop(model, std::size(data), gradient, opt, st, observer);
-}
+    requires sequence_dataset<Dataset, ETransformer<T, cfg>> status
+    ETraining(ETransformer<T, cfg>& model, const Dataset& data, const training_options& opt,
+              training_state<ETransformer<T, cfg>, Threads>& st, Observer&& observer = {}) {
+        using model_type = ETransformer<T, cfg>;
+        constexpr std::size_t NV = cfg::N_V;
+        if (!(opt.p_mask > 0.0 && opt.p_mask < 1.0))
+            return status::invalid_p_mask;
+        auto gradient = [&](std::size_t n, std::size_t b, const worker_buffers<model_type>& w,
+                            T& loss, std::size_t& tokens) {
+            const std::span<const token> x(data[n]);  // 3: ℓ ← length(x_n)
+            if (const input_report r = detail::inspect<model_type>(x, "x"); r.code != status::ok)
+                return r.code;
+            // the b-th sequence's own stream of the step's seed: masks that no thread count changes
+            std::uint64_t mix = w.seed + 0x9E3779B97F4A7C15ull * (b + 1);
+            rng gen(prng::splitmix64(mix));
+            detail::mask_tokens<NV>(x, opt.p_mask, opt.bert_replacement, gen, w.x_tilde, w.targets);
+            const std::span<const token> x_tilde(w.x_tilde, x.size());
+            const std::span<const token> targets(w.targets, x.size());
+            tokens = 0;
+            for (const token y : targets)
+                tokens += y != no_target;
+            // 8: P_θ ← ETransformer(x̃_n | θ);  9: loss(θ) = −Σ_{t∈T̃} log P_θ[x_n[t], t]
+            return try_loss_and_grad_targets(model, x_tilde, targets, w.grads, w.ws, loss);
+        };
+        return detail::train_loop(model, std::size(data), gradient, opt, st, observer);
+    }
+
+}  // namespace typed
+
+// ---- a call of no form above: one error naming both models, or both vocabularies ----
+
+namespace detail {
+template <class... A>
+concept ETraining_accepts = requires(A&&... a) {
+    typed::ETraining(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+// (opt is spelled out: a braced {...} argument deduces nothing in a pack)
+template <class Model, class Data, class... A>
+    requires(detail::architecture<Model> &&
+             !detail::ETraining_accepts<Model&, const Data&, const training_options&, A...>)
+auto ETraining(Model& model, const Data& data, const training_options& opt, A&&... args)
+    -> decltype(detail::shape_error_of<in::Algorithm_12_ETraining>(
+        detail::model_call_error<Model, const Data&, A...>()));
 
 }  // namespace typeformer

@@ -126,10 +126,12 @@ typename Model::value_type checked_loss_and_grad(const input_report& r, const Mo
 
 }  // namespace detail
 
+inline namespace typed {
+
 // ---- DTransformer: Algorithm 13 ----
 
 template <class T, class cfg>
-status try_loss_and_grad(const DTransformer<T, cfg>& model, std::span<const token> x,
+status try_loss_and_grad(const DTransformer<T, cfg>& model, tokens_for<DTransformer<T, cfg>> x,
                          DTransformer<T, cfg>& grads, training_workspace<DTransformer<T, cfg>>& ws,
                          T& loss) noexcept {
     const input_report r = detail::inspect<DTransformer<T, cfg>>(x, "x");
@@ -142,7 +144,7 @@ status try_loss_and_grad(const DTransformer<T, cfg>& model, std::span<const toke
 }
 
 template <class T, class cfg>
-T loss_and_grad(const DTransformer<T, cfg>& model, std::span<const token> x,
+T loss_and_grad(const DTransformer<T, cfg>& model, tokens_for<DTransformer<T, cfg>> x,
                 DTransformer<T, cfg>& grads, training_workspace<DTransformer<T, cfg>>& ws) {
     return detail::checked_loss_and_grad(detail::inspect<DTransformer<T, cfg>>(x, "x"), model, x,
                                          grads, ws);
@@ -150,7 +152,7 @@ T loss_and_grad(const DTransformer<T, cfg>& model, std::span<const token> x,
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 template <class T, class cfg>
-T loss_and_grad(const DTransformer<T, cfg>& model, std::span<const token> x,
+T loss_and_grad(const DTransformer<T, cfg>& model, tokens_for<DTransformer<T, cfg>> x,
                 DTransformer<T, cfg>& grads) {
     return loss_and_grad(model, x, grads,
                          *std::make_unique<training_workspace<DTransformer<T, cfg>>>());
@@ -159,7 +161,7 @@ T loss_and_grad(const DTransformer<T, cfg>& model, std::span<const token> x,
 
 // The loss alone (any workspace): Algorithm 13 line 5 at θ.
 template <class T, class cfg, workspace_kind K>
-T loss(const DTransformer<T, cfg>& model, std::span<const token> x,
+T loss(const DTransformer<T, cfg>& model, tokens_for<DTransformer<T, cfg>> x,
        workspace<DTransformer<T, cfg>, K>& ws) {
     logits(model, x, ws);
     return detail::loss_from_logits(detail::next_token{x}, ws);
@@ -168,8 +170,9 @@ T loss(const DTransformer<T, cfg>& model, std::span<const token> x,
 // ---- ETransformer: Algorithm 12 ----
 
 template <class T, class cfg>
-status try_loss_and_grad(const ETransformer<T, cfg>& model, std::span<const token> x_tilde,
-                         std::span<const token> x, ETransformer<T, cfg>& grads,
+status try_loss_and_grad(const ETransformer<T, cfg>& model,
+                         tokens_for<ETransformer<T, cfg>> x_tilde,
+                         tokens_for<ETransformer<T, cfg>> x, ETransformer<T, cfg>& grads,
                          training_workspace<ETransformer<T, cfg>>& ws, T& loss) noexcept {
     const input_report r = detail::inspect_masked<ETransformer<T, cfg>>(x_tilde, x);
     if (r.code != status::ok)
@@ -183,8 +186,8 @@ status try_loss_and_grad(const ETransformer<T, cfg>& model, std::span<const toke
 }
 
 template <class T, class cfg>
-T loss_and_grad(const ETransformer<T, cfg>& model, std::span<const token> x_tilde,
-                std::span<const token> x, ETransformer<T, cfg>& grads,
+T loss_and_grad(const ETransformer<T, cfg>& model, tokens_for<ETransformer<T, cfg>> x_tilde,
+                tokens_for<ETransformer<T, cfg>> x, ETransformer<T, cfg>& grads,
                 training_workspace<ETransformer<T, cfg>>& ws) {
     return detail::checked_loss_and_grad(detail::inspect_masked<ETransformer<T, cfg>>(x_tilde, x),
                                          model, x_tilde, x, grads, ws);
@@ -192,8 +195,8 @@ T loss_and_grad(const ETransformer<T, cfg>& model, std::span<const token> x_tild
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 template <class T, class cfg>
-T loss_and_grad(const ETransformer<T, cfg>& model, std::span<const token> x_tilde,
-                std::span<const token> x, ETransformer<T, cfg>& grads) {
+T loss_and_grad(const ETransformer<T, cfg>& model, tokens_for<ETransformer<T, cfg>> x_tilde,
+                tokens_for<ETransformer<T, cfg>> x, ETransformer<T, cfg>& grads) {
     return loss_and_grad(model, x_tilde, x, grads,
                          *std::make_unique<training_workspace<ETransformer<T, cfg>>>());
 }
@@ -203,7 +206,8 @@ T loss_and_grad(const ETransformer<T, cfg>& model, std::span<const token> x_tild
 // log P_θ[targets[t], t], P_θ = ETransformer(x̃). ETraining's BERT replacement uses it; with
 // targets[t] = x[t] exactly where x̃[t] = mask_token it is the loss above.
 template <class T, class cfg>
-status try_loss_and_grad_targets(const ETransformer<T, cfg>& model, std::span<const token> x_tilde,
+status try_loss_and_grad_targets(const ETransformer<T, cfg>& model,
+                                 tokens_for<ETransformer<T, cfg>> x_tilde,
                                  std::span<const token> targets, ETransformer<T, cfg>& grads,
                                  training_workspace<ETransformer<T, cfg>>& ws, T& loss) noexcept {
     using model_type = ETransformer<T, cfg>;
@@ -223,8 +227,8 @@ status try_loss_and_grad_targets(const ETransformer<T, cfg>& model, std::span<co
 
 // The loss alone: Algorithm 12 line 9 at θ.
 template <class T, class cfg, workspace_kind K>
-T loss(const ETransformer<T, cfg>& model, std::span<const token> x_tilde, std::span<const token> x,
-       workspace<ETransformer<T, cfg>, K>& ws) {
+T loss(const ETransformer<T, cfg>& model, tokens_for<ETransformer<T, cfg>> x_tilde,
+       tokens_for<ETransformer<T, cfg>> x, workspace<ETransformer<T, cfg>, K>& ws) {
     detail::require_valid<ETransformer<T, cfg>>(
         detail::inspect_masked<ETransformer<T, cfg>>(x_tilde, x));
     logits(model, x_tilde, ws);
@@ -235,8 +239,8 @@ T loss(const ETransformer<T, cfg>& model, std::span<const token> x_tilde, std::s
 // ---- EDTransformer: Algorithm 11 ----
 
 template <class T, class cfg>
-status try_loss_and_grad(const EDTransformer<T, cfg>& model, std::span<const token> z,
-                         std::span<const token> x, EDTransformer<T, cfg>& grads,
+status try_loss_and_grad(const EDTransformer<T, cfg>& model, tokens_for<EDTransformer<T, cfg>> z,
+                         tokens_for<EDTransformer<T, cfg>> x, EDTransformer<T, cfg>& grads,
                          training_workspace<EDTransformer<T, cfg>>& ws, T& loss) noexcept {
     const input_report r = detail::inspect_pair<EDTransformer<T, cfg>>(z, x);
     if (r.code != status::ok)
@@ -249,8 +253,8 @@ status try_loss_and_grad(const EDTransformer<T, cfg>& model, std::span<const tok
 }
 
 template <class T, class cfg>
-T loss_and_grad(const EDTransformer<T, cfg>& model, std::span<const token> z,
-                std::span<const token> x, EDTransformer<T, cfg>& grads,
+T loss_and_grad(const EDTransformer<T, cfg>& model, tokens_for<EDTransformer<T, cfg>> z,
+                tokens_for<EDTransformer<T, cfg>> x, EDTransformer<T, cfg>& grads,
                 training_workspace<EDTransformer<T, cfg>>& ws) {
     return detail::checked_loss_and_grad(detail::inspect_pair<EDTransformer<T, cfg>>(z, x), model,
                                          z, x, grads, ws);
@@ -258,8 +262,8 @@ T loss_and_grad(const EDTransformer<T, cfg>& model, std::span<const token> z,
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 template <class T, class cfg>
-T loss_and_grad(const EDTransformer<T, cfg>& model, std::span<const token> z,
-                std::span<const token> x, EDTransformer<T, cfg>& grads) {
+T loss_and_grad(const EDTransformer<T, cfg>& model, tokens_for<EDTransformer<T, cfg>> z,
+                tokens_for<EDTransformer<T, cfg>> x, EDTransformer<T, cfg>& grads) {
     return loss_and_grad(model, z, x, grads,
                          *std::make_unique<training_workspace<EDTransformer<T, cfg>>>());
 }
@@ -267,10 +271,46 @@ T loss_and_grad(const EDTransformer<T, cfg>& model, std::span<const token> z,
 
 // The loss alone: Algorithm 11 line 5 at θ.
 template <class T, class cfg, workspace_kind K>
-T loss(const EDTransformer<T, cfg>& model, std::span<const token> z, std::span<const token> x,
-       workspace<EDTransformer<T, cfg>, K>& ws) {
+T loss(const EDTransformer<T, cfg>& model, tokens_for<EDTransformer<T, cfg>> z,
+       tokens_for<EDTransformer<T, cfg>> x, workspace<EDTransformer<T, cfg>, K>& ws) {
     logits(model, z, x, ws);
     return detail::loss_from_logits(detail::next_token{x}, ws);
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: one error naming both models, or both vocabularies ----
+
+namespace detail {
+template <class... A>
+concept loss_and_grad_accepts = requires(A&&... a) {
+    typed::loss_and_grad(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::loss_and_grad_accepts<const Model&, A...>)
+auto loss_and_grad(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::loss_and_grad>(detail::model_call_error<Model, A...>()));
+namespace detail {
+template <class... A>
+concept try_loss_and_grad_accepts = requires(A&&... a) {
+    typed::try_loss_and_grad(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::try_loss_and_grad_accepts<const Model&, A...>)
+auto try_loss_and_grad(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::try_loss_and_grad>(
+        detail::model_call_error<Model, A...>()));
+namespace detail {
+template <class... A>
+concept loss_accepts = requires(A&&... a) {
+    typed::loss(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::loss_accepts<const Model&, A...>)
+auto loss(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::loss>(detail::model_call_error<Model, A...>()));
 
 }  // namespace typeformer

@@ -11,9 +11,14 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "../shape_error.hpp"
+
+#include "../models/diagnose.hpp"
 #include "../params.hpp"
 
 namespace typeformer {
+
+inline namespace typed {
 
 template <class Model, class Scalar>
     requires std::is_arithmetic_v<Scalar>
@@ -28,5 +33,21 @@ constexpr void sgd_step(Model& model, const Model& grads, Scalar eta) noexcept {
             theta[i] -= e * grad[i];
     });
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: grads of another model (shape_error.hpp) ----
+
+namespace detail {
+template <class... A>
+concept sgd_step_accepts = requires(A&&... a) {
+    typed::sgd_step(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class Grads, class... A>
+    requires(!detail::sgd_step_accepts<Model&, const Grads&, A...>)
+auto sgd_step(Model& model, const Grads& grads, A&&... args)
+    -> decltype(detail::shape_error_of<in::sgd_step>(detail::or_arguments<Model, Grads, A...>(
+        detail::check_same_model<typeformer::grads, Grads, std::remove_const_t<Model>>())));
 
 }  // namespace typeformer

@@ -39,6 +39,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "../models/diagnose.hpp"
+#include "../models/forward.hpp"
 #include "../models/status.hpp"
 #include "../models/workspace.hpp"
 #include "../random.hpp"
@@ -140,7 +142,22 @@ struct worker_buffers {
     std::uint64_t seed;  // one draw of the state's generator per step
 };
 
+// A dataset of Algorithms 12 and 13: its sequences convert to the model's input (untyped ids, or
+// ids typed with the model's N_V).
+template <class Dataset, class Model>
+concept sequence_dataset = requires(const Dataset& data, std::size_t n) {
+    { data[n] } -> std::convertible_to<tokens_for<Model>>;
+    std::size(data);
+};
+
 namespace detail {
+
+template <class Model, std::size_t Threads>
+struct belongs_to<training_state<Model, Threads>> {
+    using model = Model;
+    template <class M>
+    using role = training_state_of<M>;
+};
 
 inline std::uint64_t gcd64(std::uint64_t a, std::uint64_t b) noexcept {
     while (b != 0)

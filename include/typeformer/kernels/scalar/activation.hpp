@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "cmath.hpp"
+
 namespace typeformer::kernels::detail {
 template <class T>
 struct gelu_constants {
@@ -21,8 +23,8 @@ struct gelu_constants {
 namespace typeformer::kernels::scalar {
 
 template <class T>
-void relu(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, T* Y,
-          std::size_t ldy) noexcept {
+constexpr void relu(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, T* Y,
+                    std::size_t ldy) noexcept {
     for (std::size_t j = 0; j < cols; ++j)
         for (std::size_t i = 0; i < rows; ++i) {
             const T x = X[i + j * ldx];
@@ -31,8 +33,8 @@ void relu(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, T* Y,
 }
 
 template <class T>
-void relu_backward(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, const T* dY,
-                   std::size_t lddy, T* dX, std::size_t lddx) noexcept {
+constexpr void relu_backward(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx,
+                             const T* dY, std::size_t lddy, T* dX, std::size_t lddx) noexcept {
     for (std::size_t j = 0; j < cols; ++j)
         for (std::size_t i = 0; i < rows; ++i)
             if (X[i + j * ldx] > T(0))
@@ -40,49 +42,50 @@ void relu_backward(std::size_t rows, std::size_t cols, const T* X, std::size_t l
 }
 
 template <class T>
-void gelu(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, T* Y,
-          std::size_t ldy) noexcept {
+constexpr void gelu(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, T* Y,
+                    std::size_t ldy) noexcept {
     using k = kernels::detail::gelu_constants<T>;
     for (std::size_t j = 0; j < cols; ++j)
         for (std::size_t i = 0; i < rows; ++i) {
             const T x = X[i + j * ldx];
-            Y[i + j * ldy] = T(0.5) * x * (T(1) + std::erf(x * k::inv_sqrt2));
+            Y[i + j * ldy] = T(0.5) * x * (T(1) + kernels::detail::cmath::erf(x * k::inv_sqrt2));
         }
 }
 
 template <class T>
-void gelu_backward(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, const T* dY,
-                   std::size_t lddy, T* dX, std::size_t lddx) noexcept {
+constexpr void gelu_backward(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx,
+                             const T* dY, std::size_t lddy, T* dX, std::size_t lddx) noexcept {
     using k = kernels::detail::gelu_constants<T>;
     for (std::size_t j = 0; j < cols; ++j)
         for (std::size_t i = 0; i < rows; ++i) {
             const T x = X[i + j * ldx];
-            const T cdf = T(0.5) * (T(1) + std::erf(x * k::inv_sqrt2));
-            const T pdf = k::inv_sqrt_2pi * std::exp(T(-0.5) * x * x);
+            const T cdf = T(0.5) * (T(1) + kernels::detail::cmath::erf(x * k::inv_sqrt2));
+            const T pdf = k::inv_sqrt_2pi * kernels::detail::cmath::exp(T(-0.5) * x * x);
             dX[i + j * lddx] += dY[i + j * lddy] * (cdf + x * pdf);
         }
 }
 
 template <class T>
-void gelu_tanh(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, T* Y,
-               std::size_t ldy) noexcept {
+constexpr void gelu_tanh(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx, T* Y,
+                         std::size_t ldy) noexcept {
     using k = kernels::detail::gelu_constants<T>;
     for (std::size_t j = 0; j < cols; ++j)
         for (std::size_t i = 0; i < rows; ++i) {
             const T x = X[i + j * ldx];
             const T u = k::sqrt_2_over_pi * (x + k::cubic * x * x * x);
-            Y[i + j * ldy] = T(0.5) * x * (T(1) + std::tanh(u));
+            Y[i + j * ldy] = T(0.5) * x * (T(1) + kernels::detail::cmath::tanh(u));
         }
 }
 
 template <class T>
-void gelu_tanh_backward(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx,
-                        const T* dY, std::size_t lddy, T* dX, std::size_t lddx) noexcept {
+constexpr void gelu_tanh_backward(std::size_t rows, std::size_t cols, const T* X, std::size_t ldx,
+                                  const T* dY, std::size_t lddy, T* dX, std::size_t lddx) noexcept {
     using k = kernels::detail::gelu_constants<T>;
     for (std::size_t j = 0; j < cols; ++j)
         for (std::size_t i = 0; i < rows; ++i) {
             const T x = X[i + j * ldx];
-            const T th = std::tanh(k::sqrt_2_over_pi * (x + k::cubic * x * x * x));
+            const T th =
+                kernels::detail::cmath::tanh(k::sqrt_2_over_pi * (x + k::cubic * x * x * x));
             const T du = k::sqrt_2_over_pi * (T(1) + T(3) * k::cubic * x * x);
             const T d = T(0.5) * (T(1) + th) + T(0.5) * x * (T(1) - th * th) * du;
             dX[i + j * lddx] += dY[i + j * lddy] * d;

@@ -9,15 +9,15 @@
 namespace typeformer::kernels::scalar {
 
 template <class T>
-void axpy(std::size_t rows, std::size_t cols, T a, const T* X, std::size_t ldx, T* Y,
-          std::size_t ldy) noexcept {
+constexpr void axpy(std::size_t rows, std::size_t cols, T a, const T* X, std::size_t ldx, T* Y,
+                    std::size_t ldy) noexcept {
     for (std::size_t j = 0; j < cols; ++j)
         for (std::size_t i = 0; i < rows; ++i)
             Y[i + j * ldy] += a * X[i + j * ldx];
 }
 
 template <class T>
-void scale(std::size_t rows, std::size_t cols, T a, T* X, std::size_t ldx) noexcept {
+constexpr void scale(std::size_t rows, std::size_t cols, T a, T* X, std::size_t ldx) noexcept {
     for (std::size_t j = 0; j < cols; ++j)
         for (std::size_t i = 0; i < rows; ++i)
             X[i + j * ldx] *= a;

@@ -14,8 +14,9 @@
 namespace typeformer::kernels::scalar {
 
 template <class T>
-void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda, const T* B,
-             std::size_t ldb, T* C, std::size_t ldc, bool accumulate) noexcept {
+constexpr void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+                       const T* B, std::size_t ldb, T* C, std::size_t ldc,
+                       bool accumulate) noexcept {
     for (std::size_t j = 0; j < n; ++j) {
         T* c = C + j * ldc;
         if (!accumulate)
@@ -32,8 +33,9 @@ void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
 }
 
 template <class T>
-void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda, const T* B,
-             std::size_t ldb, T* C, std::size_t ldc, bool accumulate) noexcept {
+constexpr void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+                       const T* B, std::size_t ldb, T* C, std::size_t ldc,
+                       bool accumulate) noexcept {
     for (std::size_t j = 0; j < n; ++j) {
         const T* b = B + j * ldb;
         for (std::size_t i = 0; i < m; ++i) {
@@ -49,8 +51,9 @@ void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
 }
 
 template <class T>
-void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda, const T* B,
-             std::size_t ldb, T* C, std::size_t ldc, bool accumulate) noexcept {
+constexpr void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
+                       const T* B, std::size_t ldb, T* C, std::size_t ldc,
+                       bool accumulate) noexcept {
     for (std::size_t j = 0; j < n; ++j) {
         T* c = C + j * ldc;
         if (!accumulate)
@@ -66,14 +69,14 @@ void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
 }
 
 template <class T>
-void gemv_n(std::size_t m, std::size_t k, const T* A, std::size_t lda, const T* x, T* y,
-            bool accumulate) noexcept {
+constexpr void gemv_n(std::size_t m, std::size_t k, const T* A, std::size_t lda, const T* x, T* y,
+                      bool accumulate) noexcept {
     gemm_nn(m, 1, k, A, lda, x, k, y, m, accumulate);
 }
 
 template <class T>
-void gemv_t(std::size_t m, std::size_t k, const T* A, std::size_t lda, const T* x, T* y,
-            bool accumulate) noexcept {
+constexpr void gemv_t(std::size_t m, std::size_t k, const T* A, std::size_t lda, const T* x, T* y,
+                      bool accumulate) noexcept {
     gemm_tn(m, 1, k, A, lda, x, k, y, m, accumulate);
 }
 

@@ -12,11 +12,14 @@
 #include <cmath>
 #include <cstddef>
 
+#include "cmath.hpp"
+
 namespace typeformer::kernels::scalar {
 
 template <class T>
-void layer_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size_t ldx,
-                const T* gamma, const T* beta, T* Y, std::size_t ldy, T* mean, T* rstd) noexcept {
+constexpr void layer_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size_t ldx,
+                          const T* gamma, const T* beta, T* Y, std::size_t ldy, T* mean,
+                          T* rstd) noexcept {
     const T inv_n = T(1) / static_cast<T>(rows);
     for (std::size_t t = 0; t < cols; ++t) {
         const T* x = X + t * ldx;
@@ -29,7 +32,7 @@ void layer_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size
         for (std::size_t i = 0; i < rows; ++i)
             v += (x[i] - m) * (x[i] - m);
         v *= inv_n;
-        const T r = T(1) / std::sqrt(v + eps);
+        const T r = T(1) / kernels::detail::cmath::sqrt(v + eps);
         mean[t] = m;
         rstd[t] = r;
         for (std::size_t i = 0; i < rows; ++i)
@@ -39,9 +42,10 @@ void layer_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size
 
 // x̂ = (x − m)·r, g = dY ⊙ γ:  dX += r·(g − mean(g) − x̂·mean(g ⊙ x̂)).
 template <class T>
-void layer_norm_backward(std::size_t rows, std::size_t cols, const T* dY, std::size_t lddy,
-                         const T* X, std::size_t ldx, const T* gamma, const T* mean, const T* rstd,
-                         T* dX, std::size_t lddx, T* dgamma, T* dbeta) noexcept {
+constexpr void layer_norm_backward(std::size_t rows, std::size_t cols, const T* dY,
+                                   std::size_t lddy, const T* X, std::size_t ldx, const T* gamma,
+                                   const T* mean, const T* rstd, T* dX, std::size_t lddx, T* dgamma,
+                                   T* dbeta) noexcept {
     const T inv_n = T(1) / static_cast<T>(rows);
     for (std::size_t t = 0; t < cols; ++t) {
         const T* dy = dY + t * lddy;
@@ -66,8 +70,8 @@ void layer_norm_backward(std::size_t rows, std::size_t cols, const T* dY, std::s
 }
 
 template <class T>
-void rms_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size_t ldx,
-              const T* gamma, T* Y, std::size_t ldy, T* rstd) noexcept {
+constexpr void rms_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size_t ldx,
+                        const T* gamma, T* Y, std::size_t ldy, T* rstd) noexcept {
     const T inv_n = T(1) / static_cast<T>(rows);
     for (std::size_t t = 0; t < cols; ++t) {
         const T* x = X + t * ldx;
@@ -75,7 +79,7 @@ void rms_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size_t
         T ss = T(0);
         for (std::size_t i = 0; i < rows; ++i)
             ss += x[i] * x[i];
-        const T r = T(1) / std::sqrt(ss * inv_n + eps);
+        const T r = T(1) / kernels::detail::cmath::sqrt(ss * inv_n + eps);
         rstd[t] = r;
         for (std::size_t i = 0; i < rows; ++i)
             y[i] = x[i] * r * gamma[i];
@@ -84,9 +88,9 @@ void rms_norm(std::size_t rows, std::size_t cols, T eps, const T* X, std::size_t
 
 // g = dY ⊙ γ:  dX += r·g − x·r³·mean(g ⊙ x).
 template <class T>
-void rms_norm_backward(std::size_t rows, std::size_t cols, const T* dY, std::size_t lddy,
-                       const T* X, std::size_t ldx, const T* gamma, const T* rstd, T* dX,
-                       std::size_t lddx, T* dgamma) noexcept {
+constexpr void rms_norm_backward(std::size_t rows, std::size_t cols, const T* dY, std::size_t lddy,
+                                 const T* X, std::size_t ldx, const T* gamma, const T* rstd, T* dX,
+                                 std::size_t lddx, T* dgamma) noexcept {
     const T inv_n = T(1) / static_cast<T>(rows);
     for (std::size_t t = 0; t < cols; ++t) {
         const T* dy = dY + t * lddy;

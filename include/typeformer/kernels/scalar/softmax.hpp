@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "cmath.hpp"
+
 namespace typeformer::kernels::detail {
 // Rows [0, kept) of column t survive the mask.
 constexpr std::size_t kept_rows(std::size_t rows, std::size_t t, bool causal,
@@ -27,18 +29,18 @@ constexpr std::size_t kept_rows(std::size_t rows, std::size_t t, bool causal,
 namespace typeformer::kernels::scalar {
 
 template <class T>
-void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal,
-                     std::ptrdiff_t offset, T* S, std::size_t lds) noexcept {
+constexpr void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal,
+                               std::ptrdiff_t offset, T* S, std::size_t lds) noexcept {
     for (std::size_t t = 0; t < cols; ++t) {
         T* s = S + t * lds;
         const std::size_t kept = kernels::detail::kept_rows(rows, t, causal, offset);
         if (kept > 0) {
             T mx = scale * s[0];
             for (std::size_t i = 1; i < kept; ++i)
-                mx = std::fmax(mx, scale * s[i]);
+                mx = kernels::detail::cmath::fmax(mx, scale * s[i]);
             T sum = T(0);
             for (std::size_t i = 0; i < kept; ++i) {
-                s[i] = std::exp(scale * s[i] - mx);
+                s[i] = kernels::detail::cmath::exp(scale * s[i] - mx);
                 sum += s[i];
             }
             const T inv = T(1) / sum;
@@ -51,9 +53,9 @@ void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal,
 }
 
 template <class T>
-void softmax_columns_backward(std::size_t rows, std::size_t cols, T scale, const T* A,
-                              std::size_t lda, const T* dA, std::size_t ldda, T* dS,
-                              std::size_t ldds) noexcept {
+constexpr void softmax_columns_backward(std::size_t rows, std::size_t cols, T scale, const T* A,
+                                        std::size_t lda, const T* dA, std::size_t ldda, T* dS,
+                                        std::size_t ldds) noexcept {
     for (std::size_t t = 0; t < cols; ++t) {
         const T* a = A + t * lda;
         const T* da = dA + t * ldda;

@@ -1,0 +1,249 @@
+// What a mis-shaped call reports: one type that names where it happened and both dimensions.
+//
+// Each public function has, beside the forms it accepts, one more form that is only declared: a
+// call that none of the accepted forms takes falls through to it, and its return type is
+// shape_error<Where, What...>, which is never defined. Using that call is then an error whose
+// first line is this type, written out in full by the compiler:
+//
+//   g++:   error: invalid use of incomplete type 'struct typeformer::shape_error<
+//              typeformer::in::Algorithm_7_unembedding, typeformer::X_rows<typeformer::d_f<12> >,
+//              typeformer::W_u_cols<typeformer::d_e<8> > >'
+//   clang: error: implicit instantiation of undefined template 'typeformer::shape_error<...>'
+//
+// Where (namespace typeformer::in) is the paper's algorithm, or the kernel or function, that was
+// called. What names the two things that disagree, each with its own dimension: X_rows<d_f<12>>
+// and W_u_cols<d_e<8>> (Algorithm 7 multiplies W_u by X, so W_u's columns must be X's rows).
+// Because the call resolves (to the declared-only form), the compiler lists no candidates; because
+// the dimensions are template arguments of a type, they print by their own names even when the
+// caller spelled the operands with aliases of its own. The form takes only calls whose first
+// argument is the function's own block, model or operand kind, and a requires-expression that
+// tries a mis-shaped call is still false (an incomplete return type makes the call ill-formed), so
+// generic code can ask `requires { forward(block, X, Y, c); }`.
+//
+// docs/shape-errors.md shows the common mistakes with the compiler's lines; docs/diagnostics.md
+// measures every case of tests/compile_fail.
+#pragma once
+
+#include <cstddef>
+
+namespace typeformer {
+
+// Never defined: the compiler's error names its arguments.
+template <class Where, class... What>
+struct shape_error;
+
+// Where a rule was broken: the paper's algorithm (and what of it), the kernel or the function.
+namespace in {
+// kernels and tensors
+struct matmul;
+struct matmul_add;
+struct matvec;
+struct matvec_add;
+struct add_bias;
+struct add_bias_grad;
+struct axpy;
+struct copy;
+struct relabel;
+struct head;
+struct layer_norm_kernel;
+struct layer_norm_kernel_backward;
+struct rms_norm_kernel;
+struct rms_norm_kernel_backward;
+struct softmax_columns;
+struct softmax_columns_backward;
+struct activation;
+struct activation_backward;
+struct cross_entropy;
+struct cross_entropy_backward;
+// the blocks (nn/)
+struct Algorithm_1_2_embed;
+struct Algorithm_1_2_embed_backward;
+struct Algorithm_3_single_query_attention;
+struct Algorithm_3_single_query_attention_backward;
+struct Algorithm_4_attention;
+struct Algorithm_4_attention_backward;
+struct Algorithm_5_MHAttention;
+struct Algorithm_5_MHAttention_backward;
+struct Algorithm_6_layer_norm;
+struct Algorithm_6_layer_norm_backward;
+struct RMSnorm;
+struct RMSnorm_backward;
+struct Algorithm_7_unembedding;
+struct Algorithm_7_unembedding_backward;
+struct Algorithm_7_probabilities;
+struct MLP;
+struct MLP_backward;
+// the architectures, their training and inference (Algorithms 8–15)
+struct forward;
+struct logits;
+struct backward;
+struct try_forward;
+struct try_logits;
+struct encode;
+struct decode;
+struct loss;
+struct loss_and_grad;
+struct try_loss_and_grad;
+struct sgd_step;
+struct adam_step;
+struct Algorithm_11_EDTraining;
+struct Algorithm_12_ETraining;
+struct Algorithm_13_DTraining;
+struct Algorithm_14_DInference;
+struct Algorithm_15_EDInference;
+struct kv_cache;
+struct fill_mask;
+}  // namespace in
+
+// The roles of the operands, each with what it has: X_rows<d_f<12>> reads "X has d_f<12> rows".
+#define TYPEFORMER_OPERAND(name)                        \
+    template <class D>                                  \
+    struct name##_rows;                                 \
+    template <class D>                                  \
+    struct name##_cols;                                 \
+    template <class Scalar>                             \
+    struct name##_scalar;                               \
+    template <class Type>                               \
+    struct name##_is_read_only;                         \
+    template <class Type>                               \
+    struct name##_is_not_a_matrix;                      \
+    template <class Type>                               \
+    struct name##_is_not_a_vector;                      \
+    namespace role {                                    \
+    struct name {                                       \
+        template <class D>                              \
+        using rows = name##_rows<D>;                    \
+        template <class D>                              \
+        using cols = name##_cols<D>;                    \
+        template <class S>                              \
+        using scalar = name##_scalar<S>;                \
+        template <class X>                              \
+        using read_only = name##_is_read_only<X>;       \
+        template <class X>                              \
+        using not_a_matrix = name##_is_not_a_matrix<X>; \
+        template <class X>                              \
+        using not_a_vector = name##_is_not_a_vector<X>; \
+    };                                                  \
+    }                                                   \
+    static_assert(true)
+
+// tensors the functions take
+TYPEFORMER_OPERAND(X);
+TYPEFORMER_OPERAND(Y);
+TYPEFORMER_OPERAND(Z);
+TYPEFORMER_OPERAND(dX);
+TYPEFORMER_OPERAND(dY);
+TYPEFORMER_OPERAND(dZ);
+TYPEFORMER_OPERAND(V_tilde);   // Ṽ, attention's output
+TYPEFORMER_OPERAND(dV_tilde);  // its gradient
+TYPEFORMER_OPERAND(e);         // Algorithm 3's token, context and output
+TYPEFORMER_OPERAND(E);
+TYPEFORMER_OPERAND(v_tilde);
+TYPEFORMER_OPERAND(de);
+TYPEFORMER_OPERAND(dE);
+TYPEFORMER_OPERAND(dv_tilde);
+TYPEFORMER_OPERAND(logits);
+TYPEFORMER_OPERAND(dlogits);
+TYPEFORMER_OPERAND(P);
+TYPEFORMER_OPERAND(A);  // matmul(A, B, C), matvec(A, x, y)
+TYPEFORMER_OPERAND(B);
+TYPEFORMER_OPERAND(C);
+TYPEFORMER_OPERAND(x);
+TYPEFORMER_OPERAND(y);
+TYPEFORMER_OPERAND(b);
+TYPEFORMER_OPERAND(db);
+TYPEFORMER_OPERAND(S);  // softmax
+TYPEFORMER_OPERAND(dS);
+TYPEFORMER_OPERAND(dA);
+TYPEFORMER_OPERAND(src);  // copy
+TYPEFORMER_OPERAND(dst);
+TYPEFORMER_OPERAND(mean);
+TYPEFORMER_OPERAND(rstd);
+TYPEFORMER_OPERAND(dgamma);
+TYPEFORMER_OPERAND(dbeta);
+// parameters, whose dimensions are the block's
+TYPEFORMER_OPERAND(W_q);
+TYPEFORMER_OPERAND(W_k);
+TYPEFORMER_OPERAND(W_v);
+TYPEFORMER_OPERAND(W_o);
+TYPEFORMER_OPERAND(W_e);
+TYPEFORMER_OPERAND(W_p);
+TYPEFORMER_OPERAND(W_u);
+TYPEFORMER_OPERAND(W_1);
+TYPEFORMER_OPERAND(W_2);
+TYPEFORMER_OPERAND(gamma);
+TYPEFORMER_OPERAND(beta);
+#undef TYPEFORMER_OPERAND
+
+// A block's cache (or scratch) made for other lengths, or for another block: the one given and
+// the one the call needs.
+template <class Given>
+struct cache_given;
+template <class Expected>
+struct cache_expected;
+// A block's gradient must have the block's type.
+template <class Block>
+struct block;
+// A kernel's product of two transposed operands (Aᵀ·Bᵀ is not a form; compute B·A instead).
+template <class A, class B>
+struct both_transposed;
+// A head index and the number of heads (head<h>(Y) needs h < H).
+template <std::size_t h>
+struct head_index;
+template <class Heads>
+struct heads;
+// relabel<To>(From) changes a meaning only between equal sizes (and fixed with fixed).
+template <class From>
+struct relabel_from;
+template <class To>
+struct relabel_to;
+
+// Arguments that belong to one model: the model called, and what was passed for it.
+template <class Model>
+struct model;
+template <class Model>
+struct grads;
+template <class Model>
+struct workspace_of;
+template <class Model>
+struct kv_cache_of;
+template <class Model>
+struct adam_state_of;
+template <class Model>
+struct training_state_of;
+template <class Model>
+struct Z_of;  // an encoded context Z, typed by the EDTransformer that made it
+// A sequence's vocabulary and the model's: typed tokens carry their N_V.
+template <class Vocabulary>
+struct tokens_of;
+template <class Vocabulary>
+struct model_N_V;
+// The first dimension in which two models differ (when the architecture is the same).
+template <class Given, class Expected>
+struct first_difference;
+
+// The call's arguments fit none of the function's forms (their number or kind): what was given.
+template <class... Given>
+struct arguments;
+
+// How the diagnoses hand over an error: what<> is "no error found", what<R1, R2> names two roles.
+namespace detail {
+template <class... What>
+struct what {};
+
+// shape_error<Where, What...> as a function's declared return type: decltype of a call to this
+// (never defined) prints the error type without any typedef of the diagnosis around it.
+template <class Where, class... What>
+shape_error<Where, What...> shape_error_of(what<What...>);
+
+// The first diagnosis that found an error (all of them are computed, each guards itself).
+template <class... W, class... Rest>
+constexpr auto first_error(what<W...> w, Rest... rest) {
+    if constexpr (sizeof...(W) > 0 || sizeof...(Rest) == 0)
+        return w;
+    else
+        return first_error(rest...);
+}
+}  // namespace detail
+
+}  // namespace typeformer
