@@ -20,6 +20,8 @@
 //   parameter_tensor_count<Model>       leaves (constexpr)
 //   file_shape<Leaf>                    the leaf's shape in a weights file (the paper's)
 //   zero(x), init(model, seed), copy_params(src, dst), max_abs_diff(a, b), bit_equal(a, b)
+//   params_from<Model>(flat)            a model from its scalars in walk and storage order,
+//                                       constexpr (io/export_header.hpp's headers: weights in flash)
 //
 // Shapes in files (row-major, the paper's matrix × column-vector convention):
 //   vec<D>                [|D|]
@@ -477,6 +479,22 @@ constexpr void copy_params(const Model& src, Model& dst) noexcept {
         for (std::size_t i = 0; i < leaf_elements<decltype(s)>; ++i)
             d.data()[i] = s.data()[i];
     });
+}
+
+// A model from parameter_count<Model> scalars, leaf after leaf in walk order, each leaf in its
+// storage order (what io::export_header writes). constexpr, so `constexpr Model theta =
+// params_from<Model>(data);` is constant-initialised and lands in .rodata (flash on a
+// microcontroller); `data` itself is only read by the compiler and never emitted.
+template <class Model, class T, std::size_t N>
+constexpr Model params_from(const T (&flat)[N]) noexcept {
+    static_assert(N == parameter_count<Model>, "params_from: not this model's parameter count");
+    Model m{};
+    std::size_t k = 0;
+    for_each_param(m, [&](const param_name&, auto& p) {
+        for (std::size_t i = 0; i < leaf_elements<decltype(p)>; ++i)
+            p.data()[i] = flat[k++];
+    });
+    return m;
 }
 
 // max |a − b| over every scalar (0 for identical models; NaN-propagating).

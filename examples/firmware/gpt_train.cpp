@@ -1,0 +1,64 @@
+// Firmware: training on the device. The tiny GPT's parameters start from tiny_init (exported on
+// the host) copied into RAM, then take SGD steps, and again from tiny_init, Adam steps, each on
+// the same 32-character sequence (Algorithm 13: loss and gradient, then the update). Prints
+// every step's loss; the host build of this program prints what the device must match. Exits 1
+// unless the loss falls under each optimiser.
+#include "board/board.hpp"
+#include "tiny.hpp"
+#include "tiny_init.hpp"
+
+using firmware::gpt;
+namespace tf = typeformer;
+
+constinit gpt theta{};
+constinit gpt grads{};
+constinit tf::training_workspace<gpt> ws{};
+constinit tf::adam_state<gpt> adam{};
+
+constexpr auto fp = tf::footprint<gpt>;
+static_assert(fp.sgd_step_total + board::stack_bytes <= board::ram_bytes,
+              "an SGD step fits the board's RAM");
+static_assert(fp.adam_step_total + board::stack_bytes <= board::ram_bytes,
+              "an Adam step fits the board's RAM");
+
+namespace {
+
+constexpr int steps = 5;
+
+// Each optimiser's run; returns 0 when the loss fell from the first step to the last.
+template <class Update>
+int run(const char* name, std::span<const tf::token> x, Update update) {
+    tf::copy_params(tiny_init<gpt>, theta);  // flash → RAM
+    float first = 0, loss = 0;
+    for (int step = 0; step < steps; ++step) {
+        tf::zero(grads);
+        const std::uint64_t i0 = board::instructions();
+        if (tf::try_loss_and_grad(theta, x, grads, ws, loss) != tf::status::ok)
+            return 1;
+        update();
+        const std::uint64_t i1 = board::instructions();
+        board::print("loss", name, step, loss);
+        if (step == 0) {
+            first = loss;
+            board::print("info instructions_step", name, i1 - i0);
+        }
+    }
+    return loss < first ? 0 : 1;
+}
+
+}  // namespace
+
+int main() {
+    board::print("info footprint_sgd_step_total_bytes", fp.sgd_step_total);
+    board::print("info footprint_adam_step_total_bytes", fp.adam_step_total);
+
+    tf::token x[firmware::tiny::l_max];
+    const std::size_t n = firmware::encode("the quick brown fox jumps over a", x);
+    const std::span<const tf::token> seq(x, n);
+
+    const int sgd = run("sgd", seq, [] { tf::sgd_step(theta, grads, 0.01f); });
+    const int adam_failed = run("adam", seq, [] {
+        tf::adam_step(theta, grads, adam, {.lr = 1e-2});
+    });
+    return sgd | adam_failed;
+}
