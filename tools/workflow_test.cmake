@@ -1,7 +1,8 @@
 # The README's workflow on a short run: typeformer-train (tiny, byte tokens, 60 steps) writes a
 # checkpoint, a loss curve and a CSV whose held-out loss falls; training resumes from the
 # checkpoint; typeformer-generate continues a prompt from it; typeformer-attention draws its heads;
-# typeformer-tokenize round-trips text with bytes and with BPE; bad input fails with a message.
+# typeformer-tokenize round-trips text with bytes and with BPE; typeformer-export-header writes the
+# checkpoint as a firmware header with exactly its values; bad input fails with a message.
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
@@ -69,6 +70,16 @@ run(${ATTENTION} ${WORK}/run/model.ckpt --prompt "${long_prompt}" --out ${WORK}/
 if(rc EQUAL 0 OR NOT err MATCHES "40 tokens; this model's l_max is 32")
     message(FATAL_ERROR "a prompt longer than l_max was not reported: ${err}")
 endif()
+
+# The checkpoint as a firmware header (weights in flash): the same values, every one exactly.
+run(${EXPORT_HEADER} ${WORK}/run/model.ckpt -o ${WORK}/weights.hpp --name tiny_weights)
+expect_ok("typeformer-export-header")
+file(READ "${WORK}/weights.hpp" header)
+if(NOT header MATCHES "inline constexpr Model tiny_weights = ::typeformer::params_from<Model>")
+    message(FATAL_ERROR "weights.hpp holds no constexpr parameter object:\n${out}")
+endif()
+run(${PYTHON} ${EXPORT_HEADER_CHECK} ${WORK}/run/model.ckpt ${WORK}/weights.hpp)
+expect_ok("export_header_check.py")
 
 run(${GENERATE} ${WORK}/missing.ckpt)
 if(rc EQUAL 0 OR NOT err MATCHES "not a typeformer checkpoint")

@@ -43,11 +43,12 @@ int main(int argc, char** argv) {
     tf::init(*theta, 1);
     tf::io::export_header(*theta, argv[3], "tiny_init");
 
-    constexpr int steps = 600;
+    constexpr int steps = 1500;
     tf::rng gen(7);
     double first = 0, last = 0;
     for (int step = 0; step < steps; ++step) {
-        const std::size_t start = tf::prng::uniform_below(gen, static_cast<std::uint32_t>(data.size() - tiny::l_max));
+        const std::size_t start =
+            tf::prng::uniform_below(gen, static_cast<std::uint32_t>(data.size() - tiny::l_max));
         const std::span<const tf::token> x(data.data() + start, tiny::l_max);
         tf::zero(*grads);
         const float loss = tf::loss_and_grad(*theta, x, *grads, *ws);

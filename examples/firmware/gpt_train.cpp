@@ -57,8 +57,7 @@ int main() {
     const std::span<const tf::token> seq(x, n);
 
     const int sgd = run("sgd", seq, [] { tf::sgd_step(theta, grads, 0.01f); });
-    const int adam_failed = run("adam", seq, [] {
-        tf::adam_step(theta, grads, adam, {.lr = 1e-2});
-    });
+    const int adam_failed =
+        run("adam", seq, [] { tf::adam_step(theta, grads, adam, {.lr = 1e-2}); });
     return sgd | adam_failed;
 }

@@ -24,7 +24,9 @@ std::uint64_t instructions();
 
 namespace detail {
 
-inline void put(const char* s) { write(s, std::strlen(s)); }
+inline void put(const char* s) {
+    write(s, std::strlen(s));
+}
 inline void put(std::uint64_t v) {
     char buf[24];
     char* p = buf + sizeof buf;

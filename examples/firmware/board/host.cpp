@@ -6,7 +6,11 @@
 
 namespace board {
 
-void write(const char* s, std::size_t n) { std::fwrite(s, 1, n, stdout); }
-std::uint64_t instructions() { return 0; }
+void write(const char* s, std::size_t n) {
+    std::fwrite(s, 1, n, stdout);
+}
+std::uint64_t instructions() {
+    return 0;
+}
 
 }  // namespace board

@@ -97,7 +97,7 @@ extern "C" [[noreturn]] void reset_c() {
     // retired instruction scaled by the clock: see board::instructions().
     reg(SYST_RVR) = 0xFFFFFF;
     reg(SYST_CVR) = 0;
-    reg(SYST_CSR) = 0x7;  // enable, interrupt on wrap, processor clock
+    reg(SYST_CSR) = 0x7;          // enable, interrupt on wrap, processor clock
     while (reg(SYST_CVR) == 0) {  // the first load of RELOAD is no wrap: wait for it
     }
     __libc_init_array();
@@ -119,8 +119,8 @@ extern "C" [[gnu::naked, noreturn]] void Reset_Handler() {
 
 // A fault: the stacked frame's PC and the fault status registers, then exit 3.
 extern "C" [[noreturn, gnu::used]] void fault_c(const std::uint32_t* frame, std::uint32_t ipsr) {
-    static const char* const names[] = {"?", "?", "NMI", "HardFault", "MemManage", "BusFault",
-                                        "UsageFault"};
+    static const char* const names[] = {"?",         "?",        "NMI",       "HardFault",
+                                        "MemManage", "BusFault", "UsageFault"};
     board::print("FAULT", names[ipsr < 7 ? ipsr : 0], "pc", frame[6], "lr", frame[5], "cfsr",
                  reg(CFSR), "hfsr", reg(HFSR));
     semihosting_exit(3);
@@ -136,8 +136,12 @@ extern "C" [[gnu::naked]] void Fault_Handler() {
         "b fault_c\n");
 }
 
-extern "C" void SysTick_Handler() { systick_wraps = systick_wraps + 1; }
-extern "C" [[noreturn]] void Default_Handler() { fail("unexpected interrupt", 5); }
+extern "C" void SysTick_Handler() {
+    systick_wraps = systick_wraps + 1;
+}
+extern "C" [[noreturn]] void Default_Handler() {
+    fail("unexpected interrupt", 5);
+}
 
 // Vector table: initial SP, then the system handlers (ARMv7-M B1.5.2). No device interrupt is
 // enabled, so the table stops after SysTick.
@@ -191,30 +195,70 @@ std::uint64_t instructions() {
 
 // ---- the heap trap: any allocation fails the run (exit 4) ----
 extern "C" {
-void* malloc(std::size_t) { fail("heap: malloc", 4); }
-void* calloc(std::size_t, std::size_t) { fail("heap: calloc", 4); }
-void* realloc(void*, std::size_t) { fail("heap: realloc", 4); }
-void free(void*) { fail("heap: free", 4); }
-void* _malloc_r(void*, std::size_t) { fail("heap: _malloc_r", 4); }
-void* _calloc_r(void*, std::size_t, std::size_t) { fail("heap: _calloc_r", 4); }
-void* _realloc_r(void*, void*, std::size_t) { fail("heap: _realloc_r", 4); }
-void _free_r(void*, void*) { fail("heap: _free_r", 4); }
-void* _sbrk(std::ptrdiff_t) { fail("heap: _sbrk", 4); }
+void* malloc(std::size_t) {
+    fail("heap: malloc", 4);
 }
-void* operator new(std::size_t) { fail("heap: operator new", 4); }
-void* operator new[](std::size_t) { fail("heap: operator new[]", 4); }
-void* operator new(std::size_t, const std::nothrow_t&) noexcept { fail("heap: operator new", 4); }
+void* calloc(std::size_t, std::size_t) {
+    fail("heap: calloc", 4);
+}
+void* realloc(void*, std::size_t) {
+    fail("heap: realloc", 4);
+}
+void free(void*) {
+    fail("heap: free", 4);
+}
+void* _malloc_r(void*, std::size_t) {
+    fail("heap: _malloc_r", 4);
+}
+void* _calloc_r(void*, std::size_t, std::size_t) {
+    fail("heap: _calloc_r", 4);
+}
+void* _realloc_r(void*, void*, std::size_t) {
+    fail("heap: _realloc_r", 4);
+}
+void _free_r(void*, void*) {
+    fail("heap: _free_r", 4);
+}
+void* _sbrk(std::ptrdiff_t) {
+    fail("heap: _sbrk", 4);
+}
+}
+void* operator new(std::size_t) {
+    fail("heap: operator new", 4);
+}
+void* operator new[](std::size_t) {
+    fail("heap: operator new[]", 4);
+}
+void* operator new(std::size_t, const std::nothrow_t&) noexcept {
+    fail("heap: operator new", 4);
+}
 void* operator new[](std::size_t, const std::nothrow_t&) noexcept {
     fail("heap: operator new[]", 4);
 }
-void* operator new(std::size_t, std::align_val_t) { fail("heap: operator new", 4); }
-void* operator new[](std::size_t, std::align_val_t) { fail("heap: operator new[]", 4); }
-void operator delete(void*) noexcept { fail("heap: operator delete", 4); }
-void operator delete[](void*) noexcept { fail("heap: operator delete[]", 4); }
-void operator delete(void*, std::size_t) noexcept { fail("heap: operator delete", 4); }
-void operator delete[](void*, std::size_t) noexcept { fail("heap: operator delete[]", 4); }
-void operator delete(void*, std::align_val_t) noexcept { fail("heap: operator delete", 4); }
-void operator delete[](void*, std::align_val_t) noexcept { fail("heap: operator delete[]", 4); }
+void* operator new(std::size_t, std::align_val_t) {
+    fail("heap: operator new", 4);
+}
+void* operator new[](std::size_t, std::align_val_t) {
+    fail("heap: operator new[]", 4);
+}
+void operator delete(void*) noexcept {
+    fail("heap: operator delete", 4);
+}
+void operator delete[](void*) noexcept {
+    fail("heap: operator delete[]", 4);
+}
+void operator delete(void*, std::size_t) noexcept {
+    fail("heap: operator delete", 4);
+}
+void operator delete[](void*, std::size_t) noexcept {
+    fail("heap: operator delete[]", 4);
+}
+void operator delete(void*, std::align_val_t) noexcept {
+    fail("heap: operator delete", 4);
+}
+void operator delete[](void*, std::align_val_t) noexcept {
+    fail("heap: operator delete[]", 4);
+}
 void operator delete(void*, std::size_t, std::align_val_t) noexcept {
     fail("heap: operator delete", 4);
 }

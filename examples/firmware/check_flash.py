@@ -1,0 +1,41 @@
+"""Checks from the ELF where the exported weights landed: in .rodata, inside the flash region,
+and not copied to RAM (.data stays small).
+
+  check_flash.py --objdump OBJDUMP --elf FW.elf --symbol tiny_trained --min-bytes N
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+FLASH_END = 0x00400000  # mps2.ld: FLASH at 0x00000000, 4 MiB
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--objdump", required=True)
+ap.add_argument("--elf", required=True)
+ap.add_argument("--symbol", required=True)
+ap.add_argument("--min-bytes", type=int, required=True)
+a = ap.parse_args()
+
+table = subprocess.run([a.objdump, "-t", "-C", a.elf], check=True, capture_output=True,
+                       text=True).stdout
+# 00003780 g     O .rodata	0001de00 tiny_trained<firmware::...>
+rows = [l for l in table.splitlines() if re.search(r"\s" + re.escape(a.symbol) + r"<", l)]
+if len(rows) != 1:
+    sys.exit(f"FAIL: expected one object {a.symbol}<...> in {a.elf}, found {len(rows)}")
+fields = rows[0].split()
+address, section, size = int(fields[0], 16), fields[3], int(fields[4], 16)
+print(rows[0])
+if section != ".rodata":
+    sys.exit(f"FAIL: {a.symbol} is in {section}, not .rodata")
+if not address + size <= FLASH_END:
+    sys.exit(f"FAIL: {a.symbol} at {address:#x}+{size} is outside the flash region")
+if size < a.min_bytes:
+    sys.exit(f"FAIL: {a.symbol} has {size} bytes, the model's parameters take {a.min_bytes}")
+headers = subprocess.run([a.objdump, "-h", a.elf], check=True, capture_output=True,
+                         text=True).stdout
+data = [int(l.split()[2], 16) for l in headers.splitlines() if re.match(r"\s*\d+ \.data\s", l)]
+if data and data[0] >= size:
+    sys.exit(f"FAIL: .data holds {data[0]} bytes: the weights would be copied to RAM")
+print(f"ok: {a.symbol} ({size} bytes) is in .rodata at {address:#x}, in flash; "
+      f".data holds {data[0] if data else 0} bytes")

@@ -1,0 +1,52 @@
+"""Flash and RAM of a firmware image, split: the board and newlib baseline (the selftest image,
+which links the same startup, semihosting and libc but no model), the weights (one object in
+.rodata, when --weights names it), and the rest: typeformer's code and the program's own.
+
+  sizes.py --size SIZE --objdump OBJDUMP --baseline BASE.elf --elf FW.elf [--weights SYMBOL]
+           [--max-code-bytes N]
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+FLASH = (".text", ".rodata", ".ARM.exidx", ".init_array", ".preinit_array", ".fini_array",
+         ".data")  # .data's initial values are stored in flash
+RAM = (".data", ".bss")
+
+
+def sections(size, elf):
+    out = subprocess.run([size, "-A", elf], check=True, capture_output=True, text=True).stdout
+    s = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[0].startswith(".") and f[1].isdigit():
+            s[f[0]] = int(f[1])
+    return s
+
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--size", required=True)
+ap.add_argument("--objdump", required=True)
+ap.add_argument("--baseline", required=True)
+ap.add_argument("--elf", required=True)
+ap.add_argument("--weights")
+ap.add_argument("--max-code-bytes", type=int)
+a = ap.parse_args()
+
+base, fw = sections(a.size, a.baseline), sections(a.size, a.elf)
+flash = sum(fw.get(k, 0) for k in FLASH)
+baseline = sum(base.get(k, 0) for k in FLASH)
+weights = 0
+if a.weights:
+    table = subprocess.run([a.objdump, "-t", "-C", a.elf], check=True, capture_output=True,
+                           text=True).stdout
+    rows = [l for l in table.splitlines() if re.search(r"\s" + re.escape(a.weights) + r"<", l)]
+    weights = int(rows[0].split()[4], 16) if rows else 0
+code = flash - baseline - weights
+ram = sum(fw.get(k, 0) for k in RAM)
+print(f"flash {flash} B = baseline {baseline} B (board, newlib) + weights {weights} B + "
+      f"library and program {code} B; RAM {ram} B (.data {fw.get('.data', 0)} + "
+      f".bss {fw.get('.bss', 0)}), plus the stack (its high-water mark: the run's output)")
+if a.max_code_bytes is not None and code > a.max_code_bytes:
+    sys.exit(f"FAIL: library and program take {code} B of flash, more than {a.max_code_bytes}")
