@@ -1,9 +1,13 @@
-"""Flash and RAM of a firmware image, split: the board and newlib baseline (the selftest image,
+"""Flash and RAM of a firmware image, and no exception support linked into it. Flash is split: the board and newlib baseline (the selftest image,
 which links the same startup, semihosting and libc but no model), the weights (one object in
 .rodata, when --weights names it), and the rest: typeformer's code and the program's own.
 
   sizes.py --size SIZE --objdump OBJDUMP --baseline BASE.elf --elf FW.elf [--weights SYMBOL]
            [--max-code-bytes N]
+
+Fails when the image links C++ exception support (__cxa_throw, the personality routine, the
+unwinder): the core's device paths return a status instead. (The heap cannot be checked this way,
+since the board's trap defines malloc; the trap itself fails a run that allocates.)
 """
 import argparse
 import re
@@ -34,13 +38,19 @@ ap.add_argument("--weights")
 ap.add_argument("--max-code-bytes", type=int)
 a = ap.parse_args()
 
+table = subprocess.run([a.objdump, "-t", "-C", a.elf], check=True, capture_output=True,
+                       text=True).stdout
+exceptions = sorted(set(re.findall(
+    r"\s(__cxa_throw|__cxa_allocate_exception|__cxa_begin_catch|__gxx_personality_v0|"
+    r"_Unwind_\w+|__aeabi_unwind_cpp_pr\d)\s*$", table, re.M)))
+if exceptions:
+    sys.exit(f"FAIL: {a.elf} links exception support: {' '.join(exceptions)}")
+
 base, fw = sections(a.size, a.baseline), sections(a.size, a.elf)
 flash = sum(fw.get(k, 0) for k in FLASH)
 baseline = sum(base.get(k, 0) for k in FLASH)
 weights = 0
 if a.weights:
-    table = subprocess.run([a.objdump, "-t", "-C", a.elf], check=True, capture_output=True,
-                           text=True).stdout
     rows = [l for l in table.splitlines() if re.search(r"\s" + re.escape(a.weights) + r"<", l)]
     weights = int(rows[0].split()[4], 16) if rows else 0
 code = flash - baseline - weights
