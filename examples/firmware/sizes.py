@@ -3,11 +3,13 @@ which links the same startup, semihosting and libc but no model), the weights (o
 .rodata, when --weights names it), and the rest: typeformer's code and the program's own.
 
   sizes.py --size SIZE --objdump OBJDUMP --baseline BASE.elf --elf FW.elf [--weights SYMBOL]
-           [--max-code-bytes N]
+           [--max-code-bytes N] [--no-double]
 
 Fails when the image links C++ exception support (__cxa_throw, the personality routine, the
 unwinder): the core's device paths return a status instead. (The heap cannot be checked this way,
-since the board's trap defines malloc; the trap itself fails a run that allocates.)
+since the board's trap defines malloc; the trap itself fails a run that allocates.) With
+--no-double, also fails when it links double-precision arithmetic (libgcc's soft-float routines
+__aeabi_d*, __*df3, or libm's double functions sqrt, pow, log, exp).
 """
 import argparse
 import re
@@ -36,6 +38,7 @@ ap.add_argument("--baseline", required=True)
 ap.add_argument("--elf", required=True)
 ap.add_argument("--weights")
 ap.add_argument("--max-code-bytes", type=int)
+ap.add_argument("--no-double", action="store_true")
 a = ap.parse_args()
 
 table = subprocess.run([a.objdump, "-t", "-C", a.elf], check=True, capture_output=True,
@@ -45,6 +48,13 @@ exceptions = sorted(set(re.findall(
     r"_Unwind_\w+|__aeabi_unwind_cpp_pr\d)\s*$", table, re.M)))
 if exceptions:
     sys.exit(f"FAIL: {a.elf} links exception support: {' '.join(exceptions)}")
+
+if a.no_double:
+    double = sorted(set(re.findall(
+        r"\s(__aeabi_d\w+|__aeabi_[a-z0-9]*2d|__\w+df[23]|sqrt|pow|log|exp)\s*$", table, re.M)))
+    if double:
+        sys.exit(f"FAIL: {a.elf} links double-precision arithmetic: {' '.join(double)}")
+    print(f"ok: {a.elf} links no double-precision arithmetic")
 
 base, fw = sections(a.size, a.baseline), sections(a.size, a.elf)
 flash = sum(fw.get(k, 0) for k in FLASH)

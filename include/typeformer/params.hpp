@@ -19,7 +19,8 @@
 //   parameter_count<Model>              scalars (constexpr)
 //   parameter_tensor_count<Model>       leaves (constexpr)
 //   file_shape<Leaf>                    the leaf's shape in a weights file (the paper's)
-//   zero(x), init(model, seed), copy_params(src, dst), max_abs_diff(a, b), bit_equal(a, b)
+//   zero(x), init(model, seed[, opt]), init_float(...), copy_params(src, dst), max_abs_diff(a, b),
+//   bit_equal(a, b)
 //   params_from<Model>(flat)            a model from its scalars in walk and storage order,
 //                                       constexpr (io/export_header.hpp's headers: weights in flash)
 //
@@ -431,6 +432,10 @@ constexpr void zero(X& x) noexcept {
 struct init_options {
     double std = 0.02;  // standard deviation of the weights
 };
+// init_float's: the same in float.
+struct init_options_float {
+    float std = 0.02f;  // standard deviation of the weights
+};
 
 // The initial value rule, by the leaf's own name (the last component).
 enum class init_kind { normal, zeros, ones };
@@ -442,11 +447,10 @@ constexpr init_kind init_kind_of(std::string_view leaf) noexcept {
     return init_kind::normal;
 }
 
-// Weights ~ N(0, std²) (GPT-2's 0.02 by default), biases (`b_*`) and `beta` 0, `gamma` 1.
-// Deterministic and platform-independent: each weight tensor draws, in its file
-// (row-major) order, from prng::stream_for(seed, name) through prng::normal_sampler.
-template <class Model>
-void init(Model& model, std::uint64_t seed, init_options opt = {}) noexcept {
+namespace detail {
+
+template <class Sampler, class Model, class Scale>
+void init_with(Model& model, std::uint64_t seed, Scale std) noexcept {
     for_each_param(model, [&](const param_name& name, auto& p) {
         using Leaf = std::remove_cvref_t<decltype(p)>;
         using T = typename Leaf::value_type;
@@ -463,13 +467,31 @@ void init(Model& model, std::uint64_t seed, init_options opt = {}) noexcept {
                 break;
             case init_kind::normal: {
                 auto gen = prng::stream_for(seed, name.view());
-                prng::normal_sampler normal;
+                Sampler normal;
                 for (std::size_t k = 0; k < n; ++k)
-                    d[file_to_storage_index<Leaf>(k)] = static_cast<T>(opt.std * normal(gen));
+                    d[file_to_storage_index<Leaf>(k)] = static_cast<T>(std * normal(gen));
                 break;
             }
         }
     });
+}
+
+}  // namespace detail
+
+// Weights ~ N(0, std²) (GPT-2's 0.02 by default), biases (`b_*`) and `beta` 0, `gamma` 1.
+// Deterministic and platform-independent: each weight tensor draws, in its file
+// (row-major) order, from prng::stream_for(seed, name) through prng::normal_sampler
+template <class Model>
+void init(Model& model, std::uint64_t seed, init_options opt = {}) noexcept {
+    detail::init_with<prng::normal_sampler>(model, seed, opt.std);
+}
+
+// init in float arithmetic only (prng::normal_sampler_float), for a device without a double
+// unit (a Cortex-M4F), where init's sampler runs in soft-float: the same rules and distribution,
+// other numbers (also the same on every platform), and no double code linked.
+template <class Model>
+void init_float(Model& model, std::uint64_t seed, init_options_float opt = {}) noexcept {
+    detail::init_with<prng::normal_sampler_float>(model, seed, opt.std);
 }
 
 // dst ← src, leaf by leaf.

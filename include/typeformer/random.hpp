@@ -7,6 +7,9 @@
 //   prng::uniform01<T>(gen)          T ∈ [0, 1), float or double, exact in T
 //   prng::uniform_below(gen, n)      an integer in [0, n), unbiased (Lemire's method)
 //   prng::normal_sampler             N(0, 1) deviates, bit-identical on every IEEE-754 platform
+//   prng::normal_sampler_float       the same in float arithmetic only (a Cortex-M4F has no double
+//                                    unit): other numbers, coarser (12-bit) uniforms, also
+//                                    bit-identical everywhere
 //   prng::stream_for(seed, name)     an independent stream per parameter name (init)
 #pragma once
 
@@ -170,6 +173,70 @@ public:
 
 private:
     double spare_ = 0.0;
+    bool has_spare_ = false;
+};
+
+namespace detail {
+constexpr float pow2f(int e) noexcept {  // 2^e for -126 ≤ e ≤ 127, exact
+    return std::bit_cast<float>(static_cast<std::uint32_t>(127 + e) << 23);
+}
+
+// ln(n · 2^e) for 0 < n < 2^24, in float only and deterministic to the last bit: as
+// log_scaled, the series' products never feed an addition (so FMA contraction cannot change a
+// bit) and k·ln 2 is a sum of two exact terms.
+inline float log_scaled_float(std::uint32_t n, int e) noexcept {
+    int k = static_cast<int>(std::bit_width(n));
+    float m = static_cast<float>(n) * pow2f(-k);  // [0.5, 1), exact
+    if (m < 0.70710678f) {
+        m *= 2.0f;
+        --k;
+    }
+    // ln m = 2 atanh(y), y = (m − 1)/(m + 1), |y| ≤ 0.1716; 5 terms reach 2^-25.
+    const float y = (m - 1.0f) / (m + 1.0f);
+    const float y2 = y * y;
+    float term = y, sum = y;
+    for (int j = 1; j <= 5; ++j) {
+        term = term * y2;
+        sum = sum + term / static_cast<float>(2 * j + 1);
+    }
+    // ln 2 ≈ (LN2_HI + LN2_LO·2^-17)·2^-17; |k + e| < 64 keeps both products below 2^24.
+    constexpr std::int32_t LN2_HI = 90852;  // round(ln 2 · 2^17)
+    constexpr std::int32_t LN2_LO = 24543;  // round((ln 2 · 2^17 − LN2_HI) · 2^17)
+    const std::int32_t ke = k + e;
+    const float kln2 =
+        static_cast<float>(ke * LN2_HI) * pow2f(-17) + static_cast<float>(ke * LN2_LO) * pow2f(-34);
+    return 2.0f * sum + kln2;
+}
+}  // namespace detail
+
+// Marsaglia's polar method in float: a, b uniform on 12 bits, s = a² + b² exact in float.
+class normal_sampler_float {
+public:
+    template <class Gen>
+    float operator()(Gen& gen) noexcept {
+        if (has_spare_) {
+            has_spare_ = false;
+            return spare_;
+        }
+        for (;;) {
+            const std::uint64_t r = gen();
+            constexpr std::int32_t half = 1 << 11;
+            const std::int32_t a = static_cast<std::int32_t>((r >> 52) & 0xFFF) - half;
+            const std::int32_t b = static_cast<std::int32_t>((r >> 40) & 0xFFF) - half;
+            const std::int32_t s_int = a * a + b * b;  // s = s_int · 2^-22, exact
+            if (s_int == 0 || s_int >= (1 << 22))
+                continue;
+            const float s = static_cast<float>(s_int) * detail::pow2f(-22);
+            const float ln_s = detail::log_scaled_float(static_cast<std::uint32_t>(s_int), -22);
+            const float f = std::sqrt(-2.0f * ln_s / s);
+            spare_ = (static_cast<float>(b) * detail::pow2f(-11)) * f;
+            has_spare_ = true;
+            return (static_cast<float>(a) * detail::pow2f(-11)) * f;
+        }
+    }
+
+private:
+    float spare_ = 0.0f;
     bool has_spare_ = false;
 };
 

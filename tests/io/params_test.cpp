@@ -194,9 +194,12 @@ TEST(Params, InitRuleByLeafName) {
     });
 }
 
-TEST(Params, InitStatisticsOnABigMatrix) {
+// W_1 of a big matrix drawn by init looks like N(0, 0.02²); the biases are 0.
+// `init` is tf::init or tf::init_float.
+template <class Init>
+void expect_normal_init(Init init) {
     auto m = std::make_unique<tiny::big<float>>();
-    tf::init(*m, 42);
+    init(*m, 42);
     const auto& W = m->W_1;
     const std::size_t n = sizeof(W.elems) / sizeof(float);
     double s = 0, s2 = 0, s4 = 0, within1 = 0;
@@ -215,6 +218,28 @@ TEST(Params, InitStatisticsOnABigMatrix) {
     EXPECT_NEAR(within1 / n, 0.6827, 0.008);
     for (float b : m->b_1.elems)
         EXPECT_EQ(b, 0.0f);
+}
+
+TEST(Params, InitStatisticsOnABigMatrix) {
+    expect_normal_init([](auto& m, std::uint64_t seed) { tf::init(m, seed); });
+}
+
+// init_float, the float-only sampler (for devices without a double unit): the same distribution, its own
+// numbers, deterministic; its logarithm agrees with std::log in double.
+TEST(Params, InitFloatSampler) {
+    expect_normal_init([](auto& m, std::uint64_t seed) { tf::init_float(m, seed); });
+    auto a = std::make_unique<model_f>();
+    auto b = std::make_unique<model_f>();
+    auto c = std::make_unique<model_f>();
+    tf::init_float(*a, 7);
+    tf::init_float(*b, 7);
+    tf::init(*c, 7);
+    EXPECT_TRUE(tf::bit_equal(*a, *b));
+    EXPECT_FALSE(tf::bit_equal(*a, *c));
+    for (std::uint32_t n = 1; n < (1u << 22); n += 4099)
+        EXPECT_NEAR(tf::prng::detail::log_scaled_float(n, -22),
+                    std::log(static_cast<double>(n) * 0x1.0p-22), 1e-6)
+            << n;
 }
 
 TEST(Params, InitIsDeterministicAndSeeded) {
