@@ -11,8 +11,8 @@ namespace tf = typeformer;
 
 namespace {
 struct cfg {
-    static constexpr std::size_t N_V = 16, l_max = 8, L = 2, H = 2, d_e = 8, d_mlp = 16,
-                                 d_attn = 4, d_mid = 4;
+    static constexpr std::size_t N_V = 16, l_max = 8, L = 2, H = 2, d_e = 8, d_mlp = 16, d_attn = 4,
+                                 d_mid = 4;
 };
 using model = tf::DTransformer<float, cfg>;
 model float_model;

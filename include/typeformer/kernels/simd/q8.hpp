@@ -1,7 +1,8 @@
 // xsimd int8 × float product; same signature as kernels/scalar/q8.hpp's gemm_q8.
 //
 // Each output entry is a dot product of an int8 row of Q with a float column of B: the int8
-// lanes are widened to float a batch at a time (xsimd::load_as), multiplied into a float
+// lanes are widened to float a batch at a time (xsimd::load_as: in xsimd 8.1 a copy through a
+// small buffer, its generic conversion between lane sizes), multiplied into a float
 // accumulator batch (FMA), and reduced once per entry; the row's scale multiplies the sum.
 // Four columns of B share each widened batch of Q, so the conversion is paid once per four
 // products when n ≥ 4 (a prefill), once per product in a decoding step (n = 1).
