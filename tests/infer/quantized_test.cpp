@@ -167,3 +167,44 @@ TEST(Q8Model, WeighsAboutAQuarter) {
 }
 
 }  // namespace
+
+// quantize is constexpr: a q8 model can be computed by the compiler from a constexpr float model
+// (a device keeps it in flash). Checked on a small model with pattern weights: every weight of
+// the compile-time q8 model is within half a grid step of the float one.
+namespace {
+struct cfg_ce {
+    static constexpr std::size_t N_V = 6, l_max = 4, L = 1, H = 1, d_e = 4, d_mlp = 8, d_attn = 2,
+                                 d_mid = 2;
+};
+using model_ce = tf::DTransformer<float, cfg_ce>;
+constexpr model_ce pattern_model() {
+    model_ce m{};
+    std::uint32_t s = 7;
+    tf::for_each_param(m, [&](const tf::param_name&, auto& leaf) {
+        for (std::size_t i = 0; i < tf::leaf_elements<decltype(leaf)>; ++i) {
+            s = s * 1664525u + 1013904223u;
+            leaf.data()[i] = static_cast<float>(s >> 8) / 16777216.0f - 0.5f;
+        }
+    });
+    return m;
+}
+constexpr model_ce float_ce = pattern_model();
+constexpr tf::q8<model_ce> q8_ce = [] {
+    tf::q8<model_ce> q{};
+    tf::quantize(float_ce, q);
+    return q;
+}();
+constexpr bool within_half_step() {
+    const auto& W = float_ce.layers[0].mlp.W_1;
+    const auto& Q = q8_ce.layers[0].mlp.W_1;
+    for (std::size_t i = 0; i < cfg_ce::d_mlp; ++i)
+        for (std::size_t j = 0; j < cfg_ce::d_e; ++j) {
+            const float d = Q(i, j) - W(i, j);
+            if ((d < 0 ? -d : d) > Q.scale[i] * 0.5001f)
+                return false;
+        }
+    return Q.scale[0] > 0;
+}
+static_assert(within_half_step());
+static_assert(q8_ce.embedding(3, 1) != 0.0f);  // W_eᵀ row 3 = W_e column 3 was quantized
+}  // namespace

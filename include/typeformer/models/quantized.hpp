@@ -14,7 +14,9 @@
 // W_u = W_eᵀ is the same q8_mat; an untied W_u (N_V, d_e) is its own. The type is derived from
 // the float model's (the same config, the same norm and positional types), so a q8 model
 // exists for every DTransformer config, and the float model's footprint and the q8 one's are
-// sizeof of the two types.
+// sizeof of the two types. It is an aggregate and quantize is constexpr: a q8 model can be
+// computed at compile time from a constexpr float model (e.g. an exported header's) and sit in
+// flash as a constexpr/constinit object.
 #pragma once
 
 #include <array>
@@ -153,7 +155,7 @@ namespace detail {
 
 // One weight of a float model and the q8 one: quantized, dequantized, or (same type) copied.
 template <class A, class B>
-void convert_weight(const A& a, B& b) noexcept {
+constexpr void convert_weight(const A& a, B& b) noexcept {
     if constexpr (std::is_same_v<A, B>)
         b = a;  // biases, layer norms, W_p
     else if constexpr (requires { a.scale; })
@@ -163,11 +165,11 @@ void convert_weight(const A& a, B& b) noexcept {
 }
 // W_e (d_e, N_V) and the q8 W_eᵀ (N_V, d_e).
 template <class T, class E, class V>
-void convert_weight(const nn::token_embedding<T, E, V>& a, q8_mat<V, E>& b) noexcept {
+constexpr void convert_weight(const nn::token_embedding<T, E, V>& a, q8_mat<V, E>& b) noexcept {
     quantize_transposed(a.W_e, b);
 }
 template <class T, class E, class V>
-void convert_weight(const q8_mat<V, E>& a, nn::token_embedding<T, E, V>& b) noexcept {
+constexpr void convert_weight(const q8_mat<V, E>& a, nn::token_embedding<T, E, V>& b) noexcept {
     for (std::size_t v = 0; v < V::size; ++v)
         for (std::size_t r = 0; r < E::size; ++r)
             b.W_e(r, v) = a(v, r);
@@ -183,7 +185,7 @@ constexpr auto& unembedding_matrix(U& u) noexcept {
 
 // The walk quantize and dequantize share: from one model's parameters into the other's.
 template <class From, class To>
-void convert_model(const From& a, To& b) noexcept {
+constexpr void convert_model(const From& a, To& b) noexcept {
     convert_weight(a.embedding, b.embedding);
     b.positional = a.positional;
     for (std::size_t l = 0; l < a.layers.size(); ++l) {
@@ -206,14 +208,15 @@ void convert_model(const From& a, To& b) noexcept {
 
 // q ← the int8 form of m.
 template <class cfg>
-void quantize(const DTransformer<float, cfg>& m, quantized<DTransformer<float, cfg>>& q) noexcept {
+constexpr void quantize(const DTransformer<float, cfg>& m,
+                        quantized<DTransformer<float, cfg>>& q) noexcept {
     detail::convert_model(m, q);
 }
 
 // m ← the float model q stands for: every weight scale_i · q_ij, the rest copied.
 template <class cfg>
-void dequantize(const quantized<DTransformer<float, cfg>>& q,
-                DTransformer<float, cfg>& m) noexcept {
+constexpr void dequantize(const quantized<DTransformer<float, cfg>>& q,
+                          DTransformer<float, cfg>& m) noexcept {
     detail::convert_model(q, m);
 }
 
