@@ -8,7 +8,8 @@
 // quadratic. Its P column equals column t of the full forward pass (tests/infer check every
 // position up to l_max).
 //
-//   kv_cache<DTransformer>     per layer  K (H·d_attn, l_x), V (H·d_mid, l_x)
+//   kv_cache<DTransformer>     per layer  K (H·d_attn, l_x), V (H·d_mid, l_x); the same for
+//                              kv_cache<q8<DTransformer>> (int8 weights, models/quantized.hpp)
 //   kv_cache<EDTransformer>    per decoder layer the self-attention's K, V (as above) and the
 //                              cross-attention's K (H·d_attn, l_z), V (H·d_mid, l_z) of Z,
 //                              computed once per context z by encode()
