@@ -66,16 +66,15 @@ void slide_window(const Model& m, kv_cache<Model>& c) noexcept {
 
 }  // namespace detail
 
-inline namespace typed {
+namespace detail {
 
-template <class T, class cfg, class Gen, class OnToken = detail::keep_going>
-status try_DInference(const DTransformer<T, cfg>& model, kv_cache<DTransformer<T, cfg>>& cache,
-                      tokens_for<DTransformer<T, cfg>> x, std::size_t l_gen, const sampling& opt,
-                      Gen& gen, std::span<token> y, std::size_t& n_out,
-                      OnToken&& on_token = {}) noexcept {
-    using model_type = DTransformer<T, cfg>;
+// Lines 1–8 for a decoder-only model, float or int8 (models/quantized.hpp).
+template <class Model, class Gen, class OnToken>
+status dinference(const Model& model, kv_cache<Model>& cache, tokens_for<Model> x,
+                  std::size_t l_gen, const sampling& opt, Gen& gen, std::span<token> y,
+                  std::size_t& n_out, OnToken&& on_token) noexcept {
     n_out = 0;
-    if (const status s = check_sampling(opt, model_type::N_V::size); s != status::ok)
+    if (const status s = check_sampling(opt, Model::N_V::size); s != status::ok)
         return s;
     if (y.size() < l_gen)
         return status::output_too_small;
@@ -88,7 +87,7 @@ status try_DInference(const DTransformer<T, cfg>& model, kv_cache<DTransformer<T
         y[n_out++] = next;
         if (detail::is_stop(opt.stop, next) || !on_token(next) || i + 1 == l_gen)
             return status::ok;
-        if (cache.n == model_type::l_max::size) {
+        if (cache.n == Model::l_max::size) {
             if (opt.when_full == context_policy::error)
                 return status::context_full;
             detail::slide_window(model, cache);
@@ -96,6 +95,47 @@ status try_DInference(const DTransformer<T, cfg>& model, kv_cache<DTransformer<T
         detail::decode_step(model, cache, next);  // 6: x ← [x, y]
     }
     return status::ok;  // 8: return y = x[ℓ + 1 : ℓ + ℓ_gen]
+}
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+template <class Model, class Gen, class OnToken>
+std::vector<token> dinference_host(const Model& model, kv_cache<Model>& cache, tokens_for<Model> x,
+                                   std::size_t l_gen, const sampling& opt, Gen& gen,
+                                   OnToken&& on_token) {
+    if (const input_report r = detail::inspect<Model>(x, "x"); r.code != status::ok)
+        detail::require_valid<Model>(r);
+    std::vector<token> y(l_gen);
+    std::size_t n = 0;
+    const status s = dinference(model, cache, x, l_gen, opt, gen, std::span<token>(y), n,
+                                std::forward<OnToken>(on_token));
+    y.resize(n);
+    detail::require_ok<Model>(s);
+    return y;
+}
+#endif
+
+}  // namespace detail
+
+inline namespace typed {
+
+template <class T, class cfg, class Gen, class OnToken = detail::keep_going>
+status try_DInference(const DTransformer<T, cfg>& model, kv_cache<DTransformer<T, cfg>>& cache,
+                      tokens_for<DTransformer<T, cfg>> x, std::size_t l_gen, const sampling& opt,
+                      Gen& gen, std::span<token> y, std::size_t& n_out,
+                      OnToken&& on_token = {}) noexcept {
+    return detail::dinference(model, cache, x, l_gen, opt, gen, y, n_out,
+                              std::forward<OnToken>(on_token));
+}
+
+// The same over int8 weights.
+template <class cfg, class Gen, class OnToken = detail::keep_going>
+status try_DInference(const quantized<DTransformer<float, cfg>>& model,
+                      kv_cache<quantized<DTransformer<float, cfg>>>& cache,
+                      tokens_for<DTransformer<float, cfg>> x, std::size_t l_gen,
+                      const sampling& opt, Gen& gen, std::span<token> y, std::size_t& n_out,
+                      OnToken&& on_token = {}) noexcept {
+    return detail::dinference(model, cache, x, l_gen, opt, gen, y, n_out,
+                              std::forward<OnToken>(on_token));
 }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
@@ -107,16 +147,16 @@ std::vector<token> DInference(const DTransformer<T, cfg>& model,
                               kv_cache<DTransformer<T, cfg>>& cache,
                               tokens_for<DTransformer<T, cfg>> x, std::size_t l_gen,
                               const sampling& opt, Gen& gen, OnToken&& on_token = {}) {
-    using model_type = DTransformer<T, cfg>;
-    if (const input_report r = detail::inspect<model_type>(x, "x"); r.code != status::ok)
-        detail::require_valid<model_type>(r);
-    std::vector<token> y(l_gen);
-    std::size_t n = 0;
-    const status s = try_DInference(model, cache, x, l_gen, opt, gen, std::span<token>(y), n,
-                                    std::forward<OnToken>(on_token));
-    y.resize(n);
-    detail::require_ok<model_type>(s);
-    return y;
+    return detail::dinference_host(model, cache, x, l_gen, opt, gen,
+                                   std::forward<OnToken>(on_token));
+}
+template <class cfg, class Gen, class OnToken = detail::keep_going>
+std::vector<token> DInference(const quantized<DTransformer<float, cfg>>& model,
+                              kv_cache<quantized<DTransformer<float, cfg>>>& cache,
+                              tokens_for<DTransformer<float, cfg>> x, std::size_t l_gen,
+                              const sampling& opt, Gen& gen, OnToken&& on_token = {}) {
+    return detail::dinference_host(model, cache, x, l_gen, opt, gen,
+                                   std::forward<OnToken>(on_token));
 }
 #endif
 

@@ -8,7 +8,8 @@
 // quadratic. Its P column equals column t of the full forward pass (tests/infer check every
 // position up to l_max).
 //
-//   kv_cache<DTransformer>     per layer  K (H·d_attn, l_x), V (H·d_mid, l_x)
+//   kv_cache<DTransformer>     per layer  K (H·d_attn, l_x), V (H·d_mid, l_x); the same for
+//                              kv_cache<q8<DTransformer>> (int8 weights, models/quantized.hpp)
 //   kv_cache<EDTransformer>    per decoder layer the self-attention's K, V (as above) and the
 //                              cross-attention's K (H·d_attn, l_z), V (H·d_mid, l_z) of Z,
 //                              computed once per context z by encode()
@@ -36,6 +37,7 @@
 #include "../models/dtransformer.hpp"
 #include "../models/edtransformer.hpp"
 #include "../models/forward.hpp"
+#include "../models/quantized.hpp"
 #include "../models/stack.hpp"
 #include "../models/status.hpp"
 #include "../nn/attention.hpp"
@@ -144,12 +146,16 @@ status check_step(std::size_t length, token x) noexcept {
 
 }  // namespace detail
 
-// ---- DTransformer (Algorithm 10) ----
+// ---- DTransformer (Algorithm 10), float or int8 weights (quantized<DTransformer>) ----
 
-template <class T, class cfg>
-struct kv_cache<DTransformer<T, cfg>> {
-    using model_type = DTransformer<T, cfg>;
-    using value_type = T;
+namespace detail {
+
+// The cache of a decoder-only model: its layer_type names the attention, norm and MLP blocks.
+template <class Model>
+struct decoder_only_cache {
+    using model_type = Model;
+    using value_type = typename Model::value_type;
+    using T = value_type;
     using d_e = typename model_type::d_e;
     using N_V = typename model_type::N_V;
     using l_x = typename model_type::l_x;
@@ -176,22 +182,35 @@ struct kv_cache<DTransformer<T, cfg>> {
     std::span<const token> tokens() const noexcept { return {x.data(), n}; }
 };
 
+}  // namespace detail
+
+template <class T, class cfg>
+struct kv_cache<DTransformer<T, cfg>> : detail::decoder_only_cache<DTransformer<T, cfg>> {};
+template <class cfg>
+struct kv_cache<quantized<DTransformer<float, cfg>>>
+    : detail::decoder_only_cache<quantized<DTransformer<float, cfg>>> {};
+
 namespace detail {
+
+// Line 2–3's e ← W_e[:, x] + W_p[:, t] for one token (the int8 model's: models/quantized.hpp).
+template <class T, class cfg, class Xt>
+void embed_step(const DTransformer<T, cfg>& m, const token& x, Xt&& X, std::size_t t) noexcept {
+    nn::embed(m.embedding, m.positional, std::span<const token>(&x, 1), X, t);
+}
 
 // Lines 2–11 of Algorithm 10 for the token x at position t = c.n, the earlier positions' keys
 // and values in c: appends this position's, leaves its logits in c.logits.
-template <class T, class cfg>
-void decode_step(const DTransformer<T, cfg>& m, kv_cache<DTransformer<T, cfg>>& c,
-                 token x) noexcept {
-    constexpr T eps = eps_of<T, cfg>;
+template <class Model>
+void decode_step(const Model& m, decoder_only_cache<Model>& c, token x) noexcept {
+    using T = typename Model::value_type;
+    constexpr T eps = static_cast<T>(Model::traits::eps);
     const std::size_t t = c.n;
     c.x[t] = x;
     c.n = t + 1;
     c.X.resize_cols(1), c.Xt.resize_cols(1), c.X_mid.resize_cols(1), c.logits.resize_cols(1);
     c.attn.q.resize_cols(1), c.attn.Y.resize_cols(1), c.attn.alpha.resize_cols(1);
-    // 2–3: e ← W_e[:, x] + W_p[:, t]
-    nn::embed(m.embedding, m.positional, std::span<const token>(&c.x[t], 1), c.X, t);
-    for (std::size_t l = 0; l < DTransformer<T, cfg>::L; ++l) {  // 4
+    embed_step(m, c.x[t], c.X, t);                // 2–3: e ← W_e[:, x] + W_p[:, t]
+    for (std::size_t l = 0; l < Model::L; ++l) {  // 4
         const auto& p = m.layers[l];
         auto& kv = c.layers[l];
         nn::forward(p.ln1, c.X, c.Xt, c.norm_cache, eps);  // 5: X̃ ← layer_norm(X | γ¹, β¹)
@@ -327,8 +346,8 @@ status try_encode(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>
 
 namespace detail {
 // Whether the cache can decode: an EDTransformer's needs its context z encoded first.
-template <class T, class cfg>
-constexpr bool has_context(const kv_cache<DTransformer<T, cfg>>&) noexcept {
+template <class Model>
+constexpr bool has_context(const decoder_only_cache<Model>&) noexcept {
     return true;
 }
 template <class T, class cfg>

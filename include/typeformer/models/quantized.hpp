@@ -1,0 +1,223 @@
+// An inference model with int8 weights: quantized<DTransformer<float, cfg>> (alias q8<Model>),
+// every weight matrix a q8_mat (int8 per output row, one float scale per row: kernels/q8.hpp),
+// activations, biases, layer norms and W_p float. For models whose weights must fit in flash.
+//
+//   quantize(model, q)      q ← the int8 form of a trained float DTransformer (no heap: q is
+//                           the caller's, e.g. static; on a host also `auto q = quantize(model)`
+//                           into a unique_ptr, see docs/quantization.md)
+//   dequantize(q, model)    model ← the float DTransformer q stands for (its weights rounded)
+//   decoding                kv_cache<q8<Model>>, try_prefill / try_append / try_DInference and
+//                           the host forms (infer/), as for the float model
+//
+// What is quantized, per layer: W_q, W_k, W_v, W_o (MHAttention), W_1, W_2 (MLP); and W_e, held
+// as W_eᵀ (N_V, d_e): row v is token v's embedding, so the gather reads one row, and a tied
+// W_u = W_eᵀ is the same q8_mat; an untied W_u (N_V, d_e) is its own. The type is derived from
+// the float model's (the same config, the same norm and positional types), so a q8 model
+// exists for every DTransformer config, and the float model's footprint and the q8 one's are
+// sizeof of the two types. It is an aggregate and quantize is constexpr: a q8 model can be
+// computed at compile time from a constexpr float model (e.g. an exported header's) and sit in
+// flash as a constexpr/constinit object.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <type_traits>
+
+#include "../kernels.hpp"
+#include "../kernels/q8.hpp"
+#include "../nn/embedding.hpp"
+#include "../nn/mlp.hpp"
+#include "../tensor.hpp"
+#include "../token.hpp"
+#include "dtransformer.hpp"
+
+namespace typeformer {
+
+namespace nn {
+
+// Algorithm 5's parameters with int8 matrices: the float MHAttention's dimensions, q8 W.
+template <class Attn>
+struct q8_attention {
+    using value_type = typename Attn::value_type;
+    using qk_dim = typename Attn::qk_dim;  // H·d_attn
+    using v_dim = typename Attn::v_dim;    // H·d_mid
+    static constexpr std::size_t n_heads = Attn::n_heads;
+    q8_mat<qk_dim, typename Attn::x_dim> W_q;
+    vec<value_type, qk_dim> b_q;
+    q8_mat<qk_dim, typename Attn::z_dim> W_k;
+    vec<value_type, qk_dim> b_k;
+    q8_mat<v_dim, typename Attn::z_dim> W_v;
+    vec<value_type, v_dim> b_v;
+    q8_mat<typename Attn::out_dim, v_dim> W_o;
+    vec<value_type, typename Attn::out_dim> b_o;
+};
+
+// The MLP's parameters with int8 W_1, W_2.
+template <class Mlp>
+struct q8_mlp;
+template <class T, class E, class M, class Act>
+struct q8_mlp<mlp<T, E, M, Act>> {
+    using float_type = mlp<T, E, M, Act>;
+    using activation_type = Act;
+    template <dimension C>
+    using cache = typename float_type::template cache<C>;
+    q8_mat<M, E> W_1;  // (d_mlp, d_e)
+    vec<T, M> b_1;
+    q8_mat<E, M> W_2;  // (d_e, d_mlp)
+    vec<T, E> b_2;
+};
+
+// Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ (nn/mlp.hpp), the products on int8 weights.
+template <class Mlp, class Xt, class Yt, class Cache>
+void forward(const q8_mlp<Mlp>& p, const Xt& X, Yt&& Y, Cache& c) noexcept {
+    const auto Xv = as_view(X);  // (d_e, C)
+    detail::set_length(c.pre, Xv.cols());
+    detail::set_length(c.act, Xv.cols());
+    matmul(p.W_1, Xv, c.pre);  // W¹_mlp X                                         (d_mlp, C)
+    add_bias(c.pre, p.b_1);
+    q8_mlp<Mlp>::activation_type::forward(c.pre, c.act);  // GELU(·)
+    matmul(p.W_2, c.act, Y);                              // W²_mlp ·              (d_e, C)
+    add_bias(Y, p.b_2);
+}
+
+}  // namespace nn
+
+template <class Model>
+struct quantized;  // the int8 form of a float model; only DTransformer<float, cfg> so far
+
+template <class Model>
+using q8 = quantized<Model>;
+
+template <model_config cfg>
+struct quantized<DTransformer<float, cfg>> {
+    using float_model = DTransformer<float, cfg>;
+    using value_type = float;
+    using traits = typename float_model::traits;
+    using d_e = typename float_model::d_e;
+    using N_V = typename float_model::N_V;
+    using l_max = typename float_model::l_max;
+    using l_x = typename float_model::l_x;
+    static constexpr const char* name = "DTransformer (int8)";
+    static constexpr std::size_t sequences = 1;
+    static constexpr std::size_t L = float_model::L;
+
+    struct layer_type {
+        using norm_type = typename float_model::layer_type::norm_type;
+        using attn_type = nn::q8_attention<typename float_model::layer_type::attn_type>;
+        using mlp_type = nn::q8_mlp<typename float_model::layer_type::mlp_type>;
+        norm_type ln1;
+        attn_type attn;
+        norm_type ln2;
+        mlp_type mlp;
+    };
+    struct no_unembedding {};                 // tied: W_u = W_eᵀ is `embedding`
+    using embedding_type = q8_mat<N_V, d_e>;  // W_eᵀ: row v is token v's embedding
+    using positional_type = typename float_model::positional_type;
+    using norm_type = typename float_model::norm_type;
+    using unembedding_type = std::conditional_t<traits::tied, no_unembedding, q8_mat<N_V, d_e>>;
+
+    embedding_type embedding;
+    [[no_unique_address]] positional_type positional;
+    std::array<layer_type, L> layers;
+    norm_type ln_f;
+    [[no_unique_address]] unembedding_type unembedding;
+};
+
+namespace detail {
+
+// Decoding's hooks (infer/kv_cache.hpp): e ← W_e[:, x] + W_p[:, t] from the int8 row of x,
+// and logits = W_u X̃ on the int8 W_u (or W_eᵀ, tied).
+template <class cfg, class Xt>
+void embed_step(const quantized<DTransformer<float, cfg>>& m, token x, Xt&& X,
+                std::size_t t) noexcept {
+    using model_type = quantized<DTransformer<float, cfg>>;
+    auto e = as_view(X).col(0);
+    for (std::size_t r = 0; r < model_type::d_e::size; ++r)
+        e[r] = m.embedding(x, r);  // W_e[:, x] = row x of W_eᵀ
+    if constexpr (requires { m.positional.W_p; })
+        axpy(1.0f, m.positional.W_p.col(t), e);  // + W_p[:, t]
+    else
+        for (std::size_t r = 0; r < model_type::d_e::size; ++r)
+            e[r] += static_cast<float>(m.positional.value(r, t));  // §5's sinusoidal W_p
+}
+template <class cfg, class Xv, class Lv>
+void unembed(const quantized<DTransformer<float, cfg>>& m, const Xv& X, Lv&& logits) noexcept {
+    if constexpr (quantized<DTransformer<float, cfg>>::traits::tied)
+        matmul(m.embedding, X, logits);  // W_u = W_eᵀ
+    else
+        matmul(m.unembedding, X, logits);
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// One weight of a float model and the q8 one: quantized, dequantized, or (same type) copied.
+template <class A, class B>
+constexpr void convert_weight(const A& a, B& b) noexcept {
+    if constexpr (std::is_same_v<A, B>)
+        b = a;  // biases, layer norms, W_p
+    else if constexpr (requires { a.scale; })
+        dequantize(a, b);
+    else
+        quantize(a, b);
+}
+// W_e (d_e, N_V) and the q8 W_eᵀ (N_V, d_e).
+template <class T, class E, class V>
+constexpr void convert_weight(const nn::token_embedding<T, E, V>& a, q8_mat<V, E>& b) noexcept {
+    quantize_transposed(a.W_e, b);
+}
+template <class T, class E, class V>
+constexpr void convert_weight(const q8_mat<V, E>& a, nn::token_embedding<T, E, V>& b) noexcept {
+    for (std::size_t v = 0; v < V::size; ++v)
+        for (std::size_t r = 0; r < E::size; ++r)
+            b.W_e(r, v) = a(v, r);
+}
+// An untied W_u: the float model's nn::unembedding holds it as W_u, the q8 model as itself.
+template <class U>
+constexpr auto& unembedding_matrix(U& u) noexcept {
+    if constexpr (requires { u.W_u; })
+        return u.W_u;
+    else
+        return u;
+}
+
+// The walk quantize and dequantize share: from one model's parameters into the other's.
+template <class From, class To>
+constexpr void convert_model(const From& a, To& b) noexcept {
+    convert_weight(a.embedding, b.embedding);
+    b.positional = a.positional;
+    for (std::size_t l = 0; l < a.layers.size(); ++l) {
+        const auto& f = a.layers[l];
+        auto& g = b.layers[l];
+        convert_weight(f.ln1, g.ln1), convert_weight(f.ln2, g.ln2);
+        convert_weight(f.attn.W_q, g.attn.W_q), convert_weight(f.attn.b_q, g.attn.b_q);
+        convert_weight(f.attn.W_k, g.attn.W_k), convert_weight(f.attn.b_k, g.attn.b_k);
+        convert_weight(f.attn.W_v, g.attn.W_v), convert_weight(f.attn.b_v, g.attn.b_v);
+        convert_weight(f.attn.W_o, g.attn.W_o), convert_weight(f.attn.b_o, g.attn.b_o);
+        convert_weight(f.mlp.W_1, g.mlp.W_1), convert_weight(f.mlp.b_1, g.mlp.b_1);
+        convert_weight(f.mlp.W_2, g.mlp.W_2), convert_weight(f.mlp.b_2, g.mlp.b_2);
+    }
+    b.ln_f = a.ln_f;
+    if constexpr (!From::traits::tied)
+        convert_weight(unembedding_matrix(a.unembedding), unembedding_matrix(b.unembedding));
+}
+
+}  // namespace detail
+
+// q ← the int8 form of m.
+template <class cfg>
+constexpr void quantize(const DTransformer<float, cfg>& m,
+                        quantized<DTransformer<float, cfg>>& q) noexcept {
+    detail::convert_model(m, q);
+}
+
+// m ← the float model q stands for: every weight scale_i · q_ij, the rest copied.
+template <class cfg>
+constexpr void dequantize(const quantized<DTransformer<float, cfg>>& q,
+                          DTransformer<float, cfg>& m) noexcept {
+    detail::convert_model(q, m);
+}
+
+}  // namespace typeformer
