@@ -1,7 +1,9 @@
 """Checks from the ELF where the exported weights landed: in .rodata, inside the flash region,
-and not copied to RAM (.data stays small).
+and not copied to RAM (.data stays small); with --absent, that other objects (e.g. the float
+weights a q8 model was computed from at compile time) are not in the image at all.
 
   check_flash.py --objdump OBJDUMP --elf FW.elf --symbol tiny_trained --min-bytes N
+                 [--absent NAME...]
 """
 import argparse
 import re
@@ -15,6 +17,7 @@ ap.add_argument("--objdump", required=True)
 ap.add_argument("--elf", required=True)
 ap.add_argument("--symbol", required=True)
 ap.add_argument("--min-bytes", type=int, required=True)
+ap.add_argument("--absent", nargs="*", default=[])
 a = ap.parse_args()
 
 table = subprocess.run([a.objdump, "-t", "-C", a.elf], check=True, capture_output=True,
@@ -23,6 +26,10 @@ table = subprocess.run([a.objdump, "-t", "-C", a.elf], check=True, capture_outpu
 rows = [l for l in table.splitlines() if re.search(r"\s" + re.escape(a.symbol) + r"<", l)]
 if len(rows) != 1:
     sys.exit(f"FAIL: expected one object {a.symbol}<...> in {a.elf}, found {len(rows)}")
+for name in a.absent:  # NAME<...> (a variable template) or NAME itself
+    found = [l for l in table.splitlines() if re.search(r"\s" + re.escape(name) + r"(<|$)", l)]
+    if found:
+        sys.exit(f"FAIL: {a.elf} holds {name}, which should not be linked: {found[0]}")
 fields = rows[0].split()
 address, section, size = int(fields[0], 16), fields[3], int(fields[4], 16)
 print(rows[0])
@@ -38,4 +45,5 @@ data = [int(l.split()[2], 16) for l in headers.splitlines() if re.match(r"\s*\d+
 if data and data[0] >= size:
     sys.exit(f"FAIL: .data holds {data[0]} bytes: the weights would be copied to RAM")
 print(f"ok: {a.symbol} ({size} bytes) is in .rodata at {address:#x}, in flash; "
-      f".data holds {data[0] if data else 0} bytes")
+      f".data holds {data[0] if data else 0} bytes" +
+      (f"; not linked: {', '.join(a.absent)}" if a.absent else ""))
