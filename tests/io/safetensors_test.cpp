@@ -2,9 +2,9 @@
 // bad-file case (with the model left bit-identical), and atomic saves.
 #include <bit>
 #include <cmath>
-#include <limits>
 #include <csignal>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -523,7 +523,8 @@ TEST_F(BadFile, NonFiniteValuesAreRejected) {
     const auto r = tio::try_load_state(*target, as_span(file), "nan.safetensors", nullptr,
                                        tio::non_finite_values::accept);
     ASSERT_TRUE(r.ok()) << r.message;
-    EXPECT_TRUE(std::isnan(target->W_u.data()[tf::file_to_storage_index<decltype(target->W_u)>(5)]));
+    EXPECT_TRUE(
+        std::isnan(target->W_u.data()[tf::file_to_storage_index<decltype(target->W_u)>(5)]));
 }
 
 TEST_F(BadFile, UnknownFieldsAndEscapesAreAccepted) {

@@ -1,7 +1,7 @@
 // The checks every architecture's test runs:
 //   - against torch_models.py (PyTorch autograd, float64): the loss, P and EVERY parameter
 //     gradient, per entry |a − b| ≤ atol + rtol·|b| (torch.allclose's rule) with rtol = 1e-9
-//     (double) or 1e-4 (float) and atol = 1% of rtol times the tensor's scale (leaf_diff); all
+//     (double) or 1e-4 (float) and atol = 5% of rtol times the tensor's scale (atol_for); all
 //     cases of a test binary go to Python in one call (startup with torch is ~2 s);
 //   - against central finite differences of the whole model's loss, in double.
 // and the cases they run on: add_lengths<Model>(cases, name, seed) for the lengths 1, a middle
@@ -77,10 +77,10 @@ inline double scalar_diff(double a, double b) {
 
 template <class Model>
 void check_against_oracle(const bundle& out, const std::string& pre, std::uint64_t seed,
-                          const sequences& s) {
+                          const sequences& s, double scale = 0.5) {
     using T = typename Model::value_type;
     const double tol = std::is_same_v<T, double> ? 1e-9 : 1e-4;
-    auto model = random_model<Model>(seed);
+    auto model = random_model<Model>(seed, scale);
     auto grads = std::make_unique<Model>();  // zero
     auto ws = std::make_unique<training_workspace<Model>>();
     const double loss = static_cast<double>(call_loss_and_grad(*model, s, *grads, *ws));
@@ -125,15 +125,16 @@ void check_against_oracle(const bundle& out, const std::string& pre, std::uint64
     EXPECT_EQ(checked, parameter_tensor_count<Model>);
 }
 
+// `scale`: the weights' standard deviation (randomize).
 template <class Model>
-oracle_case make_case(std::string name, std::uint64_t seed, sequences s) {
+oracle_case make_case(std::string name, std::uint64_t seed, sequences s, double scale = 0.5) {
     return {std::move(name),
-            [seed, s](bundle& in, const std::string& pre) {
-                auto model = random_model<Model>(seed);
+            [seed, s, scale](bundle& in, const std::string& pre) {
+                auto model = random_model<Model>(seed, scale);
                 write_case(in, pre, *model, s);
             },
-            [seed, s](const bundle& out, const std::string& pre) {
-                check_against_oracle<Model>(out, pre, seed, s);
+            [seed, s, scale](const bundle& out, const std::string& pre) {
+                check_against_oracle<Model>(out, pre, seed, s, scale);
             }};
 }
 

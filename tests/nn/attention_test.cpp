@@ -452,6 +452,53 @@ TEST(MHAttentionOracle, FloatMatchesPyTorch) {
     check_against_pytorch<self_mh, cross_mh, float>(1e-5);
 }
 
+// Algorithm 3 against PyTorch: one query e against its context E is, for torch_attention.py,
+// cross-attention of the single column X = e over Z = E with no mask. Our Algorithm 3 code
+// (matrix–vector products, written apart from Algorithm 4's matrix core) supplies ṽ, ∂e, ∂E
+// and every parameter gradient.
+TEST(SingleQueryAttentionOracle, MatchesPyTorch) {
+    std::mt19937_64 rng(33);
+    bundle in, ours;
+    int n = 0;
+    auto p = std::make_unique<sqa<double>>();
+    randomize_params(*p, rng);
+    auto column = [](tf::testing::array a) {  // a vector as a (d, 1) matrix
+        a.shape = {a.data.size(), 1};
+        return a;
+    };
+    for (std::size_t T_ctx : {1, 4, 11}) {
+        vec<double, Din> e, de;
+        mat<double, Din, Tc> E, dE;
+        E.resize_cols(T_ctx);
+        dE.resize_cols(T_ctx);
+        randomize(e, rng);
+        randomize(E, rng);
+        vec<double, Do> r, v;
+        randomize(r, rng);
+        sq_cache c;
+        sq_scratch s;
+        auto grads = std::make_unique<sqa<double>>();
+        tf::nn::forward(*p, e, E, v, c);
+        tf::nn::backward(*p, e, E, r, de, dE, *grads, c, s);
+        const std::string pre = "c" + std::to_string(n++) + ".";
+        in[pre + "kind"] = tf::testing::scalar_array(0);
+        in[pre + "causal"] = tf::testing::scalar_array(0);
+        in[pre + "offset"] = tf::testing::scalar_array(0);
+        in[pre + "self"] = tf::testing::scalar_array(0);
+        in[pre + "X"] = column(to_array(e));
+        in[pre + "Z"] = to_array(E);
+        in[pre + "dVt"] = column(to_array(r));
+        for_each_param(*p, [&](const char* name, auto get) {
+            in[pre + name] = to_array(get(*p));
+            ours[pre + "grad." + name] = to_array(get(*grads));
+        });
+        ours[pre + "Vt"] = column(to_array(v));
+        ours[pre + "dX"] = column(to_array(de));
+        ours[pre + "dZ"] = to_array(dE);
+    }
+    expect_oracle_agrees(in, ours, n, 1e-10);
+}
+
 // ---- the unidirectional mask's exact zeros ----
 
 template <class P>

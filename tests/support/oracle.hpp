@@ -201,12 +201,13 @@ inline double allclose_ratio(const std::vector<double>& a, const std::vector<dou
     return worst;
 }
 
-// The absolute floor used with rtol = tol across the oracle tests: 1% of tol times the scale of
-// the terms an entry is computed from. An entry 1e-2 of the scale is thus checked to 2·tol
-// relative, one 1e-4 of it to ~1e2·tol: below that lies the rounding of the larger terms
-// (float: ~1e-7 of them), which no implementation can control.
+// The absolute floor used with rtol = tol across the oracle tests: 5% of tol times the scale of
+// the terms an entry is computed from (float, tol 1e-4: 5e-6 of the scale, some 40 ulps of the
+// largest terms, what a deep float model's sums collect). An entry 1e-1 of the scale is thus
+// checked to 1.5·tol relative, one 1e-3 of it to 50·tol: below that lies the rounding of the
+// larger terms, which no implementation can control (the double cases, tol 1e-9, check those).
 inline double atol_for(double tol, double scale) {
-    return 1e-2 * tol * scale;
+    return 5e-2 * tol * scale;
 }
 
 // The scale for the reference array `name` of a bundle. The key bias's gradient (a name ending

@@ -22,8 +22,8 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -890,8 +890,8 @@ result check_finite(const Model& model, const load_plan& plan, const std::byte* 
         double first_value = 0;
         for (std::size_t k = 0; k < n; ++k) {
             const std::byte* q = src + k * es;
-            const double v = dt == dtype::f32   ? std::bit_cast<float>(le32(q))
-                             : dt == dtype::f64 ? std::bit_cast<double>(le64(q))
+            const double v = dt == dtype::f32    ? std::bit_cast<float>(le32(q))
+                             : dt == dtype::f64  ? std::bit_cast<double>(le64(q))
                              : dt == dtype::bf16 ? bf16_to_float(le16(q))
                                                  : f16_to_float(le16(q));
             if (!std::isfinite(static_cast<T>(v))) {
@@ -900,12 +900,12 @@ result check_finite(const Model& model, const load_plan& plan, const std::byte* 
             }
         }
         if (count > 0 && bad_tensors++ < max_listed_problems)
-            problems.add(status::non_finite,
-                         fmt::format("tensor '{}': {} non-finite value{} (first at flat index {}: "
-                                     "{}{}); pass non_finite_values::accept to load them anyway",
-                                     name.view(), count, count == 1 ? "" : "s", first, first_value,
-                                     std::isfinite(first_value) ? ", too large for the model's type"
-                                                                : ""));
+            problems.add(
+                status::non_finite,
+                fmt::format("tensor '{}': {} non-finite value{} (first at flat index {}: "
+                            "{}{}); pass non_finite_values::accept to load them anyway",
+                            name.view(), count, count == 1 ? "" : "s", first, first_value,
+                            std::isfinite(first_value) ? ", too large for the model's type" : ""));
     });
     if (!problems.empty())
         return report(problems, source);
@@ -1030,12 +1030,9 @@ inline std::filesystem::path temp_path_for(const std::filesystem::path& path) {
 // ---- the public functions ----
 
 template <class Model>
-    requires param_struct<Model> result try_load_state(Model& model,
-                                                       std::span<const std::byte> bytes,
-                                                       std::string_view source = "<memory>",
-                                                       metadata* md = nullptr,
-                                                       non_finite_values nf =
-                                                           non_finite_values::reject) {
+    requires param_struct<Model> result try_load_state(
+        Model& model, std::span<const std::byte> bytes, std::string_view source = "<memory>",
+        metadata* md = nullptr, non_finite_values nf = non_finite_values::reject) {
         const std::string src = detail::printable(source);
         if (bytes.size() < 8)
             return detail::make_error(
