@@ -11,6 +11,8 @@
 #include <vector>
 
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -736,6 +738,39 @@ TEST(SafetensorsSave, AWriteFailingAfterAnyNumberOfBytesLosesNothing) {
     auto c = std::make_unique<model_f>();
     tf::load(*c, path);
     EXPECT_TRUE(tf::bit_equal(*a, *c));
+}
+
+// A writer killed (SIGKILL) at any moment of a save: the file at the path is always a whole
+// image, the old one or the new one, never a mixture or a torn file (the write goes to a
+// temporary file, fsync'ed, then renamed). A killed writer may leave its temporary file behind.
+TEST(SafetensorsSave, AKilledWriterLeavesTheOldOrTheNewFile) {
+    const auto dir = testutil::scratch_dir();
+    auto a = std::make_unique<model_f>();
+    auto b = std::make_unique<model_f>();
+    tf::init(*a, 1);
+    tf::init(*b, 2);
+    const auto path = dir / "w.safetensors";
+    tf::save(*a, path);
+    const auto image_a = tio::save_state(*a), image_b = tio::save_state(*b);
+    std::size_t saw_b = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {  // save b, a, b, … until killed
+            for (int k = 0;; ++k)
+                (void)tio::try_save(k % 2 ? *a : *b, path);
+        }
+        ::usleep(static_cast<useconds_t>(1000 + 997 * trial % 15000));
+        ::kill(child, SIGKILL);
+        int wstatus = 0;
+        ASSERT_EQ(::waitpid(child, &wstatus, 0), child);
+        const auto bytes = testutil::read_bytes(path);
+        ASSERT_TRUE(bytes == image_a || bytes == image_b) << "trial " << trial << ": a torn file";
+        saw_b += bytes == image_b;
+        auto c = std::make_unique<model_f>();
+        ASSERT_TRUE(tio::try_load(*c, path).ok());
+    }
+    RecordProperty("new_file_seen", static_cast<int>(saw_b));
 }
 
 TEST(SafetensorsSave, OverADirectoryFailsAndCleansUp) {
