@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -894,7 +895,11 @@ result check_finite(const Model& model, const load_plan& plan, const std::byte* 
                              : dt == dtype::f64  ? std::bit_cast<double>(le64(q))
                              : dt == dtype::bf16 ? bf16_to_float(le16(q))
                                                  : f16_to_float(le16(q));
-            if (!std::isfinite(static_cast<T>(v))) {
+            // Overflow is checked in double: converting an out-of-range double to float is
+            // undefined behaviour in C++, even where the hardware gives ∞.
+            const bool fits = sizeof(T) >= sizeof(double) ||
+                              std::fabs(v) <= static_cast<double>(std::numeric_limits<T>::max());
+            if (!std::isfinite(v) || !fits) {
                 if (count++ == 0)
                     first = k, first_value = v;
             }
