@@ -11,6 +11,7 @@
 #include <typeformer/params.hpp>
 #include <typeformer/train/sgd.hpp>
 
+#include "support/oracle.hpp"
 #include "test_model.hpp"
 #include "test_util.hpp"
 
@@ -263,20 +264,53 @@ TEST(Params, InitIsDeterministicAndSeeded) {
                   static_cast<float>(d->layers[1].attn.W_k.elems[i]));
 }
 
-// Golden values: the same bits on every platform (the PRNG is part of the contract).
-TEST(Params, InitGoldenValues) {
+// The same bits on every platform (the PRNG is part of the contract), checked against an
+// independent port of the generator run at test time (tests/io/init_ref.py: Python floats are
+// IEEE doubles, math.sqrt is correctly rounded): whole tensors of two models, and the raw
+// xoshiro256** stream.
+TEST(Params, InitEqualsTheIndependentPythonPort) {
+    namespace tt = tf::testing;
     auto m = std::make_unique<model_f>();
     tf::init(*m, 42);
-    // First row-major elements of W_e (file order) for seed 42, as float bit patterns, from
-    // an independent Python port of the generator (Python floats are IEEE doubles, no FMA):
-    // z = 1.9638198093745591, -0.3076115354720605, -0.4523481351845742, -1.7023197241625825.
-    const std::uint32_t golden[4] = {0x3d20e049, 0xbbc998a7, 0xbc1439b6, 0xbd0b743b};
-    for (std::size_t k = 0; k < 4; ++k)
-        EXPECT_EQ(std::bit_cast<std::uint32_t>(m->W_e(k / 11, k % 11)), golden[k])
-            << "element " << k;
+    tt::bundle in;
+    in["seed"] = tt::scalar_array(42);
+    std::vector<std::vector<float>> ours;
+    std::vector<std::string> names;
+    tf::for_each_param(*m, [&](const tf::param_name& name, const auto& p) {
+        using Leaf = std::remove_cvref_t<decltype(p)>;
+        if (name.leaf() != "W_e" && name.leaf() != "W_k" && name.leaf() != "W_u")
+            return;  // weights drawn from N(0, 0.02²); gammas and biases are constants
+        const std::size_t k = names.size();
+        names.emplace_back(name.view());
+        tt::array chars{{name.view().size()}, {}};
+        for (char c : name.view())
+            chars.data.push_back(static_cast<unsigned char>(c));
+        in["name" + std::to_string(k)] = chars;
+        in["count" + std::to_string(k)] = tt::scalar_array(double(tf::leaf_elements<Leaf>));
+        std::vector<float> v(tf::leaf_elements<Leaf>);
+        for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = p.data()[tf::file_to_storage_index<Leaf>(i)];
+        ours.push_back(std::move(v));
+    });
+    ASSERT_GE(names.size(), 3u);
+    in["n_tensors"] = tt::scalar_array(double(names.size()));
+    const tt::bundle out = tt::run_python("io/init_ref.py", in);
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        const auto& ref = out.at("values" + std::to_string(k)).data;
+        ASSERT_EQ(ref.size(), ours[k].size()) << names[k];
+        for (std::size_t i = 0; i < ref.size(); ++i)
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(ours[k][i]),
+                      std::bit_cast<std::uint32_t>(static_cast<float>(ref[i])))
+                << names[k] << " element " << i << ": " << ours[k][i] << " vs " << ref[i];
+    }
     tf::prng::xoshiro256ss g(0);
-    EXPECT_EQ(g(), 0x99EC5F36CB75F2B4ull);  // xoshiro256** seeded by splitmix64(0)
-    EXPECT_EQ(g(), 0xBF6E1F784956452Aull);
+    const auto& raw = out.at("raw").data;
+    ASSERT_EQ(raw.size(), 8u);
+    for (std::size_t i = 0; i < 4; ++i) {
+        const std::uint64_t r = g();
+        EXPECT_EQ(double(r >> 32), raw[i]) << i;
+        EXPECT_EQ(double(r & 0xFFFFFFFFu), raw[4 + i]) << i;
+    }
 }
 
 TEST(Params, ZeroAndCopyAndDiff) {

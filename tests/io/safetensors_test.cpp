@@ -1,13 +1,18 @@
 // Safetensors save / load: round trips, an independent Python writer and reader, every
 // bad-file case (with the model left bit-identical), and atomic saves.
+#include <bit>
+#include <cmath>
 #include <csignal>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -479,6 +484,51 @@ TEST_F(BadFile, MalformedHeaders) {
     }
 }
 
+// NaN and ±∞ are rejected by default (status non_finite, the tensor and the index named, the
+// model unchanged), F64 values too large for a float model too; non_finite_values::accept
+// loads them when the caller asks.
+TEST_F(BadFile, NonFiniteValuesAreRejected) {
+    auto put_f32 = [](fake_tensor& t, std::size_t k, float v) {
+        const auto u = std::bit_cast<std::uint32_t>(v);
+        for (int b = 0; b < 4; ++b)
+            t.data[4 * k + b] = static_cast<std::byte>(u >> (8 * b));
+    };
+    auto ts = good;
+    put_f32(find(ts, "W_u"), 5, std::numeric_limits<float>::quiet_NaN());
+    expect_rejected(build_file(ts), tio::status::non_finite,
+                    {"W_u", "1 non-finite value", "flat index 5", "non_finite_values::accept"});
+    ts = good;
+    put_f32(find(ts, "W_e"), 0, -std::numeric_limits<float>::infinity());
+    put_f32(find(ts, "W_e"), 3, std::numeric_limits<float>::infinity());
+    expect_rejected(build_file(ts), tio::status::non_finite, {"W_e", "2 non-finite values"});
+
+    // F16 ∞ (0x7C00) and an F64 1e300, which overflows the float model.
+    ts = good;
+    auto& w = find(ts, "W_e");
+    w.dtype = "F16";
+    w.data.assign(w.data.size() / 2, std::byte{0});
+    w.data[2 * 4 + 1] = std::byte{0x7C};
+    expect_rejected(build_file(ts), tio::status::non_finite, {"W_e", "flat index 4"});
+    ts = good;
+    auto& u = find(ts, "W_u");
+    u.dtype = "F64";
+    u.data.assign(u.data.size() * 2, std::byte{0});
+    const auto big = std::bit_cast<std::uint64_t>(1e300);
+    for (int b = 0; b < 8; ++b)
+        u.data[8 * 2 + b] = static_cast<std::byte>(big >> (8 * b));
+    expect_rejected(build_file(ts), tio::status::non_finite, {"W_u", "too large"});
+
+    // Accepted on request: the values arrive as they are.
+    ts = good;
+    put_f32(find(ts, "W_u"), 5, std::numeric_limits<float>::quiet_NaN());
+    const auto file = build_file(ts);
+    const auto r = tio::try_load_state(*target, as_span(file), "nan.safetensors", nullptr,
+                                       tio::non_finite_values::accept);
+    ASSERT_TRUE(r.ok()) << r.message;
+    EXPECT_TRUE(
+        std::isnan(target->W_u.data()[tf::file_to_storage_index<decltype(target->W_u)>(5)]));
+}
+
 TEST_F(BadFile, UnknownFieldsAndEscapesAreAccepted) {
     // Unknown fields inside a tensor entry are ignored; escaped names decode (here to "W_e").
     auto ts = good;
@@ -582,6 +632,19 @@ TEST_F(BadFile, MutationFuzz) {
     EXPECT_GT(rejected, 2000);
 }
 
+TEST(SafetensorsLoad, AMissingFileChangesNothing) {
+    const auto dir = testutil::scratch_dir();
+    auto m = std::make_unique<model_f>();
+    tf::init(*m, 3);
+    const auto m0 = std::make_unique<model_f>(*m);
+    const auto r = tio::try_load(*m, dir / "absent.safetensors");
+    EXPECT_EQ(r.code, tio::status::io_error);
+    EXPECT_TRUE(contains(r.message, "absent.safetensors")) << r.message;
+    EXPECT_TRUE(contains(r.message, "No such file")) << r.message;
+    EXPECT_THROW(tio::load(*m, dir / "absent.safetensors"), tio::error);
+    EXPECT_TRUE(tf::bit_equal(*m, *m0));
+}
+
 // ---- atomic save ----
 
 TEST(SafetensorsSave, IntoAMissingDirectoryFailsCleanly) {
@@ -636,6 +699,78 @@ TEST(SafetensorsSave, AFailedWriteLeavesTheOldFileUntouched) {
     EXPECT_TRUE(contains(r.message, "write error")) << r.message;
     EXPECT_EQ(testutil::read_bytes(path), old_bytes);
     EXPECT_TRUE(testutil::temp_files_in(dir).empty());
+}
+
+// A write that fails after N bytes, for every N short of the whole file: the old file stays
+// byte for byte, no temporary file is left, and the error says so.
+TEST(SafetensorsSave, AWriteFailingAfterAnyNumberOfBytesLosesNothing) {
+    const auto dir = testutil::scratch_dir();
+    auto a = std::make_unique<model_f>();
+    auto b = std::make_unique<model_f>();
+    tf::init(*a, 1);
+    tf::init(*b, 2);
+    const auto path = dir / "w.safetensors";
+    tf::save(*a, path);
+    const auto old_bytes = testutil::read_bytes(path);
+    const std::size_t size = tio::save_state(*b).size();
+    ASSERT_LT(size, 20000u) << "the test model should stay small";
+
+    rlimit saved{};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    auto* old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    std::size_t failed = 0;
+    for (std::size_t n = 0; n < size; ++n) {
+        rlimit small = saved;
+        small.rlim_cur = n;
+        ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+        const auto r = tio::try_save(*b, path);
+        setrlimit(RLIMIT_FSIZE, &saved);
+        if (r.code != tio::status::io_error || !contains(r.message, "write error") ||
+            testutil::read_bytes(path) != old_bytes || !testutil::temp_files_in(dir).empty()) {
+            ADD_FAILURE() << "write failing after " << n << " bytes: " << r.message;
+            break;
+        }
+        ++failed;
+    }
+    std::signal(SIGXFSZ, old_handler);
+    EXPECT_EQ(failed, size);
+    // And the model loaded from the intact file is a.
+    auto c = std::make_unique<model_f>();
+    tf::load(*c, path);
+    EXPECT_TRUE(tf::bit_equal(*a, *c));
+}
+
+// A writer killed (SIGKILL) at any moment of a save: the file at the path is always a whole
+// image, the old one or the new one, never a mixture or a torn file (the write goes to a
+// temporary file, fsync'ed, then renamed). A killed writer may leave its temporary file behind.
+TEST(SafetensorsSave, AKilledWriterLeavesTheOldOrTheNewFile) {
+    const auto dir = testutil::scratch_dir();
+    auto a = std::make_unique<model_f>();
+    auto b = std::make_unique<model_f>();
+    tf::init(*a, 1);
+    tf::init(*b, 2);
+    const auto path = dir / "w.safetensors";
+    tf::save(*a, path);
+    const auto image_a = tio::save_state(*a), image_b = tio::save_state(*b);
+    std::size_t saw_b = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {  // save b, a, b, … until killed
+            for (int k = 0;; ++k)
+                (void)tio::try_save(k % 2 ? *a : *b, path);
+        }
+        ::usleep(static_cast<useconds_t>(1000 + 997 * trial % 15000));
+        ::kill(child, SIGKILL);
+        int wstatus = 0;
+        ASSERT_EQ(::waitpid(child, &wstatus, 0), child);
+        const auto bytes = testutil::read_bytes(path);
+        ASSERT_TRUE(bytes == image_a || bytes == image_b) << "trial " << trial << ": a torn file";
+        saw_b += bytes == image_b;
+        auto c = std::make_unique<model_f>();
+        ASSERT_TRUE(tio::try_load(*c, path).ok());
+    }
+    RecordProperty("new_file_seen", static_cast<int>(saw_b));
 }
 
 TEST(SafetensorsSave, OverADirectoryFailsAndCleansUp) {

@@ -288,24 +288,59 @@ TYPED_TEST(Elementwise, TypedApi) {
             EXPECT_NEAR((*Y)(i, t), y, 10 * rtol<T> * (1 + std::fabs(x)));
             EXPECT_NEAR((*dX)(i, t), (*Y)(i, t) * gelu_d(x), 10 * rtol<T> * (1 + std::fabs(x)));
         }
+    // relu against the naive rule, entry by entry (exact: max(x, 0) rounds nothing).
     tf::relu(*X, *Y);
-    tf::gelu_tanh(*X, *X);  // in place
-    for (std::size_t i = 0; i < 21; ++i)
-        EXPECT_EQ((*Y)(i, 0), std::max((*Y)(i, 0), T(0)));
+    for (std::size_t t = 0; t < 5; ++t)
+        for (std::size_t i = 0; i < 21; ++i)
+            EXPECT_EQ((*Y)(i, t), (*X)(i, t) > T(0) ? (*X)(i, t) : T(0)) << "relu " << i << t;
+    // gelu_tanh in place (Y aliases X) against the double formula.
+    const auto X0 = std::make_unique<tf::mat<T, d_mlp<21>, l_x<8>>>(*X);
+    tf::gelu_tanh(*X, *X);
+    for (std::size_t t = 0; t < 5; ++t)
+        for (std::size_t i = 0; i < 21; ++i) {
+            const double x = (*X0)(i, t);
+            EXPECT_NEAR((*X)(i, t), gelu_tanh(x),
+                        10 * rtol<T> * (std::fabs(gelu_tanh(x)) + std::fabs(x)))
+                << "gelu_tanh in place " << i << t;
+        }
 
     tf::vec<T, d_mlp<21>> b, db;
     for (auto& e : b)
         e = T(1);
+    const auto Y0 = std::make_unique<tf::mat<T, d_mlp<21>, l_x<8>>>(*Y);
     tf::add_bias(*Y, b);
-    tf::add_bias_grad(*Y, db);
-    double want = 0;
     for (std::size_t t = 0; t < 5; ++t)
-        want += (*Y)(3, t);
-    EXPECT_NEAR(db[3], want, 10 * rtol<T> * (1 + std::fabs(want)));
+        for (std::size_t i = 0; i < 21; ++i)
+            EXPECT_EQ((*Y)(i, t), (*Y0)(i, t) + T(1)) << "add_bias " << i << t;
+    tf::add_bias_grad(*Y, db);
+    for (std::size_t i = 0; i < 21; ++i) {
+        double want = 0, mag = 0;
+        for (std::size_t t = 0; t < 5; ++t)
+            want += (*Y)(i, t), mag += std::fabs((*Y)(i, t));
+        EXPECT_NEAR(db[i], want, rtol<T> * (std::fabs(want) + mag)) << "add_bias_grad " << i;
+    }
+    // dX ← dX + 2·Y, then dX ← 0.5·dX, against double arithmetic on the same inputs.
+    const auto dX0 = std::make_unique<tf::mat<T, d_mlp<21>, l_x<8>>>(*dX);
     tf::axpy(T(2), *Y, *dX);
+    for (std::size_t t = 0; t < 5; ++t)
+        for (std::size_t i = 0; i < 21; ++i) {
+            const double y = (*Y)(i, t), d = (*dX0)(i, t), want = d + 2 * y;
+            EXPECT_NEAR((*dX)(i, t), want, rtol<T> * (std::fabs(d) + std::fabs(2 * y)))
+                << "axpy " << i << t;
+        }
+    const auto dX1 = std::make_unique<tf::mat<T, d_mlp<21>, l_x<8>>>(*dX);
     tf::scale(*dX, T(0.5));
+    for (std::size_t t = 0; t < 5; ++t)
+        for (std::size_t i = 0; i < 21; ++i)
+            EXPECT_EQ((*dX)(i, t), T(0.5) * (*dX1)(i, t)) << "scale " << i << t;  // exact: ·2⁻¹
+    const tf::vec<T, d_mlp<21>> db0 = db;
     tf::axpy(T(1), b, db);
     tf::scale(db, T(2));
+    for (std::size_t i = 0; i < 21; ++i) {
+        const double want = 2 * (double(db0[i]) + 1);
+        EXPECT_NEAR(db[i], want, rtol<T> * 2 * (std::fabs(db0[i]) + 1))
+            << "vector axpy, scale " << i;
+    }
 
     auto logits = std::make_unique<tf::mat<T, N_V<13>, l_x<8>>>();
     auto dlogits = std::make_unique<tf::mat<T, N_V<13>, l_x<8>>>();

@@ -331,9 +331,16 @@ TEST(EntryPoints, BackwardFromCustomDlogits) {
     auto g = std::make_unique<D>();
     tf::backward(*m, x, *ws, *g);
     auto eval = std::make_unique<tf::inference_workspace<D>>();
-    const fd_report r = check_gradient(m->layers[1].attn.W_v, g->layers[1].attn.W_v,
-                                       [&] { return weighted_sum(*R, tf::logits(*m, x, *eval)); });
-    EXPECT_LT(r.worst, 1e-7) << r;
+    auto f = [&] { return weighted_sum(*R, tf::logits(*m, x, *eval)); };
+    std::size_t entries = 0;
+    for_each_named(
+        [&](const std::string& name, auto& p, const auto& gp) {  // every parameter tensor
+            const fd_report r = check_gradient(p, gp, f);
+            entries += r.entries;
+            EXPECT_LT(r.worst, 1e-6) << name << ": " << r;
+        },
+        *m, *g);
+    EXPECT_EQ(entries, tf::parameter_count<D>);
 }
 
 // Algorithm 13 end to end: a few SGD steps on one sequence lower its loss.

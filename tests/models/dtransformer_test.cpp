@@ -39,6 +39,12 @@ struct tied_only {
                                  d_mid = 2;
     static constexpr bool tied = true;
 };
+// DESIGN.md's `small` benchmark configuration (byte-level edge model), at its full l_max: the
+// realistic size, in float, where sums run over 128–512 terms.
+struct design_small {
+    static constexpr std::size_t N_V = 256, l_max = 128, L = 4, H = 4, d_e = 128, d_mlp = 512,
+                                 d_attn = 32, d_mid = 32;
+};
 // Tiny, for finite differences.
 struct tiny {
     static constexpr std::size_t N_V = 6, l_max = 4, L = 2, H = 2, d_e = 4, d_mlp = 5, d_attn = 2,
@@ -63,6 +69,11 @@ const std::vector<oracle_case>& cases() {
         add_lengths<tf::DTransformer<double, gpt2ish>>(c, "double_gpt2ish", 5);
         add_lengths<tf::DTransformer<float, gpt2ish>>(c, "float_gpt2ish", 6);
         add_lengths<tf::DTransformer<double, tied_only>>(c, "double_tied_only", 7);
+        // weights ~ N(0, 0.1²): trained-model magnitudes at d_e = 128 (0.5 would saturate every
+        // softmax); all 128 positions.
+        using S = tf::DTransformer<float, design_small>;
+        c.push_back(make_case<S>("float_design_small_len128", 8,
+                                 sequences::D(random_tokens(128, 256, 808)), 0.1));
         return c;
     }();
     return all;

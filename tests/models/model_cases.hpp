@@ -1,6 +1,7 @@
 // The checks every architecture's test runs:
 //   - against torch_models.py (PyTorch autograd, float64): the loss, P and EVERY parameter
-//     gradient, within 1e-9 (double) or 1e-4 (float), |a − b| / max(1, |b|) per entry; all
+//     gradient, per entry |a − b| ≤ atol + rtol·|b| (torch.allclose's rule) with rtol = 1e-9
+//     (double) or 1e-4 (float) and atol = 5% of rtol times the tensor's scale (atol_for); all
 //     cases of a test binary go to Python in one call (startup with torch is ~2 s);
 //   - against central finite differences of the whole model's loss, in double.
 // and the cases they run on: add_lengths<Model>(cases, name, seed) for the lengths 1, a middle
@@ -76,10 +77,10 @@ inline double scalar_diff(double a, double b) {
 
 template <class Model>
 void check_against_oracle(const bundle& out, const std::string& pre, std::uint64_t seed,
-                          const sequences& s) {
+                          const sequences& s, double scale = 0.5) {
     using T = typename Model::value_type;
     const double tol = std::is_same_v<T, double> ? 1e-9 : 1e-4;
-    auto model = random_model<Model>(seed);
+    auto model = random_model<Model>(seed, scale);
     auto grads = std::make_unique<Model>();  // zero
     auto ws = std::make_unique<training_workspace<Model>>();
     const double loss = static_cast<double>(call_loss_and_grad(*model, s, *grads, *ws));
@@ -90,9 +91,10 @@ void check_against_oracle(const bundle& out, const std::string& pre, std::uint64
     // P through an inference workspace (one slot, in place): the other code path of forward.
     auto iws = std::make_unique<inference_workspace<Model>>();
     const auto P = call_forward(*model, s, *iws);
-    EXPECT_LE(leaf_diff(P, out.at(pre + "P")), tol) << "P";
+    EXPECT_LE(leaf_diff(P, out.at(pre + "P"), tol), 1) << "P";
 
-    // Each gradient's error is relative to its own largest entry, but never to less than 1% of
+    // Each gradient entry is checked relative to itself (rtol = tol), above an absolute floor
+    // atol_for(tol, scale): scale is the tensor's own largest entry, but never less than 1% of
     // the largest gradient entry in the model: a tensor whose gradient is a hundred times
     // smaller than the model's collects float rounding from the larger terms it is computed
     // from (seen in a deep decoder's last self-attention W_q), so its own scale alone would
@@ -112,7 +114,7 @@ void check_against_oracle(const bundle& out, const std::string& pre, std::uint64
             ++checked;
             const double scale =
                 std::max(reference_scale(out, pre + "grad." + name), 1e-2 * model_scale);
-            EXPECT_LE(leaf_diff(g, it->second, scale), tol) << "gradient of " << name;
+            EXPECT_LE(leaf_diff(g, it->second, tol, scale), 1) << "gradient of " << name;
         },
         *grads);
     std::size_t expected = 0;
@@ -123,15 +125,16 @@ void check_against_oracle(const bundle& out, const std::string& pre, std::uint64
     EXPECT_EQ(checked, parameter_tensor_count<Model>);
 }
 
+// `scale`: the weights' standard deviation (randomize).
 template <class Model>
-oracle_case make_case(std::string name, std::uint64_t seed, sequences s) {
+oracle_case make_case(std::string name, std::uint64_t seed, sequences s, double scale = 0.5) {
     return {std::move(name),
-            [seed, s](bundle& in, const std::string& pre) {
-                auto model = random_model<Model>(seed);
+            [seed, s, scale](bundle& in, const std::string& pre) {
+                auto model = random_model<Model>(seed, scale);
                 write_case(in, pre, *model, s);
             },
-            [seed, s](const bundle& out, const std::string& pre) {
-                check_against_oracle<Model>(out, pre, seed, s);
+            [seed, s, scale](const bundle& out, const std::string& pre) {
+                check_against_oracle<Model>(out, pre, seed, s, scale);
             }};
 }
 
@@ -145,10 +148,32 @@ inline std::string case_prefix(std::size_t k) {
     return "c" + std::to_string(k) + ".";
 }
 
+// Who started this process and when (/proc/<ppid>/stat's start time): under ctest, one run of
+// the suite. "" when /proc cannot tell, which turns the cache off.
+inline std::string parent_run() {
+    const std::string parent = std::to_string(::getppid());
+    const std::string stat = file_bytes("/proc/" + parent + "/stat");
+    const auto close_paren = stat.rfind(')');  // the command name may hold spaces
+    if (close_paren == std::string::npos)
+        return {};
+    std::size_t field = 2, pos = close_paren + 1;  // fields after ")": 3 (state), 4, …
+    while (field < 22 && pos < stat.size()) {
+        pos = stat.find(' ', pos + 1);
+        if (pos == std::string::npos)
+            return {};
+        ++field;
+    }
+    return parent + "@" + stat.substr(pos + 1, stat.find(' ', pos + 1) - pos - 1);
+}
+
 // Runs torch_models.py once on every case and keeps the answer (or the failure, so a broken
 // oracle fails every case without rerunning Python each time). CTest runs each case in its own
-// process, so the answer is also cached in the build directory under `name`, keyed by the exact
-// input bytes and the script's text: one Python call per binary, not one per case.
+// process, so the answer is also cached in the build directory under `name`, keyed by
+// everything that determines it: the exact input bytes, the text of torch_models.py and of
+// oracle.py, the interpreter — and the parent process (ctest) with its start time, so the cache
+// serves the cases of ONE run of the suite only: every run asks PyTorch again, and a missing or
+// broken PyTorch fails every case loudly instead of passing on an old answer. One Python call
+// per binary and run, not one per case.
 inline const bundle& oracle_answers(const std::vector<oracle_case>& cases,
                                     const std::string& name) {
     struct answer {
@@ -165,9 +190,15 @@ inline const bundle& oracle_answers(const std::vector<oracle_case>& cases,
             const std::string base = std::string(TYPEFORMER_TEST_BINARY_DIR) + "/oracle_" + name;
             const std::string pid = std::to_string(::getpid());
             write_bundle(base + ".in." + pid, in);
+            const std::string run = parent_run();
             const std::string key =
-                file_bytes(std::string(TYPEFORMER_TESTS_DIR) + "/models/torch_models.py") +
-                file_bytes(base + ".in." + pid);
+                run.empty()
+                    ? std::string{}
+                    : "run " + run + "\npython " + TYPEFORMER_PYTHON + "\n" +
+                          file_bytes(std::string(TYPEFORMER_TESTS_DIR) +
+                                     "/models/torch_models.py") +
+                          file_bytes(std::string(TYPEFORMER_TESTS_DIR) + "/support/oracle.py") +
+                          file_bytes(base + ".in." + pid);
             std::remove((base + ".in." + pid).c_str());
             if (!key.empty() && file_bytes(base + ".key") == key) {
                 try {

@@ -178,14 +178,14 @@ void write_case(bundle& in, const std::string& pre, const Model& model, const se
         model);
 }
 
-// Norm-wise relative error between a leaf and an oracle array of the same shape (see
-// max_rel_diff); `scale` defaults to the reference's largest entry.
+// A leaf against an oracle array of the same shape, per entry (see allclose_ratio): rtol = tol,
+// atol = atol_for(tol, scale); `scale` defaults to the reference's largest entry. ≤ 1 passes.
 template <class Leaf>
-double leaf_diff(const Leaf& leaf, const array& ref, double scale = -1) {
+double leaf_diff(const Leaf& leaf, const array& ref, double tol, double scale = -1) {
     const array mine = to_array(leaf);
-    if (mine.data.size() != ref.data.size())
-        return 1e300;
-    return max_rel_diff(mine.data, ref.data, scale);
+    if (scale < 0)
+        scale = max_abs(ref.data);
+    return allclose_ratio(mine.data, ref.data, tol, atol_for(tol, scale));
 }
 
 }  // namespace typeformer::testing

@@ -15,12 +15,16 @@
 //
 // check_gradient perturbs each entry x of `param` (within its run-time extents) to x ± h,
 // evaluates loss() at both, and compares (L₊ − L₋)/(x₊ − x₋) with the analytic entry; `param`
-// is restored bit for bit. The error of one entry is |analytic − numeric| / max(1, |analytic|,
-// |numeric|) (relative above 1, absolute below); the report keeps the worst. With h = 1e-6 and
-// losses of order 10, central differences are good to ~1e-9, so 1e-7 is a safe bound and a
-// wrong gradient (a missing term, a wrong sign, a transposed index) shows up as ~1e-1. Rounding
-// grows like 1e-16·|loss|/h: for losses ≫ 10 keep weights small (e.g. uniform ±0.5) or pass
-// h = 1e-5. Analytic gradients accumulate (+=): start them at zero, or subtract their start.
+// is restored bit for bit. The error of one entry is relative:
+//     max(0, |analytic − numeric| − noise) / max(|analytic|, |numeric|)
+// where noise = 16·ε·(|L₊| + |L₋|)/(x₊ − x₋) is the rounding the difference quotient itself
+// carries (it grows like ε·|loss|/h, whatever the entry's size); only that much is forgiven
+// absolutely, the rest is measured against the entry itself, however small. The report keeps
+// the worst. With h = 1e-6 central differences are good to ~1e-9 relative where the noise is
+// small, so 1e-7 is a safe bound and a wrong gradient (a missing term, a wrong sign, a
+// transposed index) shows up as ~1e-1. For losses ≫ 10 keep weights small (e.g. uniform ±0.5)
+// or pass h = 1e-5. Analytic gradients accumulate (+=): start them at zero, or subtract their
+// start.
 // Also here: numeric_gradient (the whole FD gradient into a tensor), for_each_entry,
 // entry_count, fill_uniform (float-exact values), weighted_sum (Σ R ⊙ Y in double).
 #pragma once
@@ -92,7 +96,7 @@ double weighted_sum(const R& r, const Y& y) {
 }
 
 struct fd_report {
-    double worst = 0;              // max over entries of |analytic − numeric| / max(1, |a|, |n|)
+    double worst = 0;              // max over entries of the relative error (check_gradient)
     std::size_t row = 0, col = 0;  // where (col = 0 for a vector)
     double analytic = 0, numeric = 0;
     std::size_t entries = 0;  // how many entries were checked
@@ -153,8 +157,11 @@ fd_report check_gradient(Param&& param, const Grad& analytic, Loss&& loss, doubl
             an = static_cast<double>(a(i, j));
         else
             an = static_cast<double>(a[i]);
-        double err = std::abs(an - numeric) / std::max({1.0, std::abs(an), std::abs(numeric)});
-        if (std::isnan(err))
+        const double noise = 16 * std::numeric_limits<double>::epsilon() *
+                             (std::abs(l_up) + std::abs(l_down)) / (up - down);
+        const double excess = std::max(0.0, std::abs(an - numeric) - noise);
+        double err = excess == 0 ? 0.0 : excess / std::max(std::abs(an), std::abs(numeric));
+        if (std::isnan(err) || std::isnan(an) || std::isnan(numeric))
             err = std::numeric_limits<double>::infinity();  // never hide a NaN
         if (r.entries == 0 || err > r.worst)
             r = {err, i, j, an, numeric, r.entries};

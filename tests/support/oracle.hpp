@@ -178,26 +178,36 @@ inline double max_abs(const std::vector<double>& b) {
     return m;
 }
 
-// Relative error of a tensor against its reference, norm-wise:
-//     max_i |a_i − b_i| / max(scale, 1e-12),   scale = max_i |b_i| by default.
-// The largest entry of the reference sets the scale, so the error stays relative for tensors
-// whose entries are all small (probabilities over a vocabulary, gradients), unlike
-// |a − b| / max(1, |b|). A tensor that is zero in exact arithmetic has no scale of its own; its
-// caller passes the scale of the terms whose rounding it collects (see reference_scale).
-inline double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b,
-                           double scale = -1) {
+// Per-entry comparison, as torch.allclose does: entry i passes when
+//     |a_i − b_i| ≤ atol + rtol·|b_i|,
+// relative for the entries that are large against atol/rtol, absolute for those below. Returns
+// max_i |a_i − b_i| / (atol + rtol·|b_i|), so `≤ 1` is the test; a NaN, a size mismatch or a
+// zero tolerance with a difference never passes. Callers choose atol as a small fraction of the
+// tensor's scale (the rounding floor of the arithmetic that made it: see reference_scale), so
+// that an entry far below the largest is still checked, not hidden behind it.
+inline double allclose_ratio(const std::vector<double>& a, const std::vector<double>& b,
+                             double rtol, double atol) {
     if (a.size() != b.size())
         return 1e300;
-    if (scale < 0)
-        scale = max_abs(b);
     double worst = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
         const double d = std::abs(a[i] - b[i]);
         if (std::isnan(d))
             return 1e300;
-        worst = std::max(worst, d);
+        const double allowed = atol + rtol * std::abs(b[i]);
+        if (d > 0)
+            worst = std::max(worst, allowed > 0 ? d / allowed : 1e300);
     }
-    return worst / std::max(scale, 1e-12);
+    return worst;
+}
+
+// The absolute floor used with rtol = tol across the oracle tests: 5% of tol times the scale of
+// the terms an entry is computed from (float, tol 1e-4: 5e-6 of the scale, some 40 ulps of the
+// largest terms, what a deep float model's sums collect). An entry 1e-1 of the scale is thus
+// checked to 1.5·tol relative, one 1e-3 of it to 50·tol: below that lies the rounding of the
+// larger terms, which no implementation can control (the double cases, tol 1e-9, check those).
+inline double atol_for(double tol, double scale) {
+    return 5e-2 * tol * scale;
 }
 
 // The scale for the reference array `name` of a bundle. The key bias's gradient (a name ending

@@ -5,6 +5,8 @@
 //   load_state(model, bytes [, source])    the same from memory (tests, fuzzers, embedded blobs)
 //   save_state(model [, dtype]) -> bytes   the same file image in memory
 //   try_load / try_load_state / try_save   the same without exceptions: -> result{code, message}
+//   non_finite_values::accept              (last argument of try_load / try_load_state) loads
+//                                          NaN and ±∞ values; by default they are rejected
 //   metadata                               string pairs of the header's "__metadata__": written
 //                                          by try_save(…, md), read back by try_load(…, &md)
 //
@@ -21,11 +23,13 @@
 #include <atomic>
 #include <bit>
 #include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -76,7 +80,13 @@ enum class status : std::uint8_t {
     shape_mismatch,
     bad_dtype,    // unknown, or not a floating type load converts from
     bad_offsets,  // data_offsets out of range, inconsistent, overlapping or with gaps
+    non_finite,   // a NaN or ±∞ value (or one that overflows the model's scalar type)
 };
+
+// What load does with NaN and ±∞ in a file: reject them (the default: a model that computes
+// NaN from its first step is never what the caller wanted), or accept them when the caller asks
+// explicitly (inspecting a diverged run's weights).
+enum class non_finite_values : bool { reject, accept };
 
 // The "__metadata__" entries of a file (besides "format": "pt", which every file has).
 using metadata = std::vector<std::pair<std::string, std::string>>;
@@ -806,6 +816,10 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
 
 // ---- scalar conversions (little-endian in the file, whatever the host) ----
 
+inline std::size_t dtype_size(dtype d) noexcept {
+    return d == dtype::f64 ? 8 : d == dtype::f32 ? 4 : 2;
+}
+
 inline std::uint16_t le16(const std::byte* p) noexcept {
     return static_cast<std::uint16_t>(std::to_integer<unsigned>(p[0]) |
                                       (std::to_integer<unsigned>(p[1]) << 8));
@@ -859,6 +873,50 @@ void copy_in(Leaf& leaf, const std::byte* src, std::size_t elem_size, Read read)
     }
 }
 
+// Every value the load would store, converted to the model's scalar type, must be finite:
+// NaN, ±∞ and finite F64 values that overflow a float model are reported (first few by tensor
+// and index, then a count), before anything is copied.
+template <class Model>
+result check_finite(const Model& model, const load_plan& plan, const std::byte* data,
+                    std::string_view source) {
+    problem_list problems;
+    std::size_t leaf = 0, bad_tensors = 0;
+    for_each_param(model, [&](const param_name& name, const auto& p) {
+        using T = typename std::remove_cvref_t<decltype(p)>::value_type;
+        const auto& t = plan.header.tensors[plan.entry_of_leaf[leaf++]];
+        const auto dt = find_dtype(t.dtype)->as_dtype;
+        const std::size_t es = dtype_size(dt), n = (t.end - t.begin) / es;
+        const std::byte* src = data + t.begin;
+        std::size_t count = 0, first = 0;
+        double first_value = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::byte* q = src + k * es;
+            const double v = dt == dtype::f32    ? std::bit_cast<float>(le32(q))
+                             : dt == dtype::f64  ? std::bit_cast<double>(le64(q))
+                             : dt == dtype::bf16 ? bf16_to_float(le16(q))
+                                                 : f16_to_float(le16(q));
+            // Overflow is checked in double: converting an out-of-range double to float is
+            // undefined behaviour in C++, even where the hardware gives ∞.
+            const bool fits = sizeof(T) >= sizeof(double) ||
+                              std::fabs(v) <= static_cast<double>(std::numeric_limits<T>::max());
+            if (!std::isfinite(v) || !fits) {
+                if (count++ == 0)
+                    first = k, first_value = v;
+            }
+        }
+        if (count > 0 && bad_tensors++ < max_listed_problems)
+            problems.add(
+                status::non_finite,
+                fmt::format("tensor '{}': {} non-finite value{} (first at flat index {}: "
+                            "{}{}); pass non_finite_values::accept to load them anyway",
+                            name.view(), count, count == 1 ? "" : "s", first, first_value,
+                            std::isfinite(first_value) ? ", too large for the model's type" : ""));
+    });
+    if (!problems.empty())
+        return report(problems, source);
+    return {};
+}
+
 // The copy: cannot fail (everything was validated by plan_load).
 template <class Model>
 void apply_load(Model& model, const load_plan& plan, const std::byte* data) noexcept {
@@ -886,10 +944,6 @@ void apply_load(Model& model, const load_plan& plan, const std::byte* data) noex
 }
 
 // ---- writing ----
-
-inline std::size_t dtype_size(dtype d) noexcept {
-    return d == dtype::f64 ? 8 : d == dtype::f32 ? 4 : 2;
-}
 
 // A JSON string literal of s (UTF-8 passes through; quotes, backslashes, controls escaped).
 inline std::string json_string(std::string_view s) {
@@ -981,10 +1035,9 @@ inline std::filesystem::path temp_path_for(const std::filesystem::path& path) {
 // ---- the public functions ----
 
 template <class Model>
-    requires param_struct<Model> result try_load_state(Model& model,
-                                                       std::span<const std::byte> bytes,
-                                                       std::string_view source = "<memory>",
-                                                       metadata* md = nullptr) {
+    requires param_struct<Model> result try_load_state(
+        Model& model, std::span<const std::byte> bytes, std::string_view source = "<memory>",
+        metadata* md = nullptr, non_finite_values nf = non_finite_values::reject) {
         const std::string src = detail::printable(source);
         if (bytes.size() < 8)
             return detail::make_error(
@@ -1005,6 +1058,9 @@ template <class Model>
         detail::load_plan plan;
         if (auto r = detail::plan_load(model, header, bytes.size() - 8 - n, src, plan); !r)
             return r;
+        if (nf == non_finite_values::reject)
+            if (auto r = detail::check_finite(model, plan, bytes.data() + 8 + n, src); !r)
+                return r;
         detail::apply_load(model, plan, bytes.data() + 8 + n);
         if (md)
             *md = std::move(plan.header.metadata);
@@ -1013,7 +1069,8 @@ template <class Model>
 
 template <class Model>
     requires param_struct<Model> result try_load(Model& model, const std::filesystem::path& path,
-                                                 metadata* md = nullptr) {
+                                                 metadata* md = nullptr,
+                                                 non_finite_values nf = non_finite_values::reject) {
         const std::string src = detail::printable(path.string());
         std::FILE* f = std::fopen(path.string().c_str(), "rb");
         if (!f)
@@ -1064,6 +1121,9 @@ template <class Model>
         if (std::fread(data.data(), 1, data.size(), f) != data.size())
             return detail::make_error(status::io_error, src,
                                       "read error in the tensor data (did the file change?)");
+        if (nf == non_finite_values::reject)
+            if (auto r = detail::check_finite(model, plan, data.data(), src); !r)
+                return r;
         detail::apply_load(model, plan, data.data());
         if (md)
             *md = std::move(plan.header.metadata);
