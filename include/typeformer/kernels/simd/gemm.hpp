@@ -390,6 +390,39 @@ void gemv_n_impl(std::size_t m, std::size_t k, const T* A, std::size_t lda, cons
     }
 }
 
+// Threads for the one-column products of decoding (Deliver 1 of issue 11): y = A·x streams A
+// once and does 2 flops per element loaded, so one core is bound by its own load bandwidth and a
+// second core doubles it. Built with OpenMP (-fopenmp) and given an operand of at least
+// parallel_rows_min elements (256 KB of float: below that, waking the threads costs more than
+// the pass), the rows are cut into chunks of whole `unit`s (the kernel's row block, the tail in
+// the last chunk) and spread over the threads with a static schedule. Every row is computed by
+// the same instructions in the same order as on one thread, so the result is bit-identical to
+// one thread and run to run, whatever the thread count. Inside a parallel region (the training
+// workers) OpenMP's nesting is off by default and the team is this thread alone. Without OpenMP
+// (microcontrollers, the tests' default) this is a plain call.
+inline constexpr std::size_t parallel_rows_min = std::size_t{1} << 16;
+
+template <class F>
+void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noexcept {
+#if defined(_OPENMP)
+    if (m * k >= parallel_rows_min && m >= 2 * unit) {
+        constexpr std::size_t chunks = 8;  // 4 a thread on 2 cores: short tails when one lags
+        const std::size_t units = (m / unit + chunks - 1) / chunks;
+        const std::size_t per = units * unit;  // rows per chunk
+        const std::size_t n = (m + per - 1) / per;
+#pragma omp parallel for schedule(static)
+        for (std::size_t c = 0; c < n; ++c) {
+            const std::size_t r0 = c * per;
+            rows(r0, (m - r0 < per ? m - r0 : per));
+        }
+        return;
+    }
+#else
+    (void)k, (void)unit;
+#endif
+    rows(std::size_t{0}, m);
+}
+
 }  // namespace typeformer::kernels::simd_impl
 
 namespace typeformer::kernels::simd {
@@ -400,7 +433,10 @@ void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
     else if (n == 1)  // one column: A streams once, nothing to reuse a packed panel for
-        simd_impl::gemv_n_impl(m, k, A, lda, B, C, accumulate);
+        simd_impl::parallel_rows(
+            m, k, 4 * simd_impl::width<T>, [&](std::size_t r0, std::size_t mr) {
+                simd_impl::gemv_n_impl(mr, k, A + r0, lda, B, C + r0, accumulate);
+            });
     else
         simd_impl::gemm_driver(m, n, k, A, lda, false, B, 1, ldb, C, ldc, accumulate);
 }
@@ -420,7 +456,9 @@ void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_tn(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
     else if (n < 4)  // too few columns to pay for transposing A's panel
-        simd_impl::gemm_tn_dot(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
+        simd_impl::parallel_rows(m, k, 4, [&](std::size_t r0, std::size_t mr) {
+            simd_impl::gemm_tn_dot(mr, n, k, A + r0 * lda, lda, B, ldb, C + r0, ldc, accumulate);
+        });
     else
         simd_impl::gemm_driver(m, n, k, A, lda, true, B, 1, ldb, C, ldc, accumulate);
 }
@@ -431,7 +469,7 @@ void gemv_n(std::size_t m, std::size_t k, const T* A, std::size_t lda, const T* 
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemv_n(m, k, A, lda, x, y, accumulate);
     else
-        simd_impl::gemv_n_impl(m, k, A, lda, x, y, accumulate);
+        gemm_nn(m, std::size_t{1}, k, A, lda, x, k, y, m, accumulate);
 }
 
 template <class T>
