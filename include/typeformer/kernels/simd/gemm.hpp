@@ -24,6 +24,10 @@
 #include "../scalar/gemm.hpp"
 #include "common.hpp"
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 namespace typeformer::kernels::simd_impl {
 
 // Register tiles of MV batches of rows × gemm_nr<MV> columns of C. With 32 vector registers
@@ -405,7 +409,8 @@ inline constexpr std::size_t parallel_rows_min = std::size_t{1} << 16;
 template <class F>
 void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noexcept {
 #if defined(_OPENMP)
-    if (m * k >= parallel_rows_min && m >= 2 * unit) {
+    // (one thread: no region at all; libgomp allocates a team for every one-thread region)
+    if (m * k >= parallel_rows_min && m >= 2 * unit && omp_get_max_threads() > 1) {
         constexpr std::size_t chunks = 8;  // 4 a thread on 2 cores: short tails when one lags
         const std::size_t units = (m / unit + chunks - 1) / chunks;
         const std::size_t per = units * unit;  // rows per chunk
