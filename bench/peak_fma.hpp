@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <ctime>
 #include <thread>
@@ -93,42 +92,40 @@ double measure_peak_flops() {
     return best;
 }
 
-// The same loop on `threads` threads at once (one per core: the all-core limit), in wall-clock
-// time, best of a few trials: Σ flops / the slowest thread's time.
+// The same loop on `threads` threads at once (one per core: the all-core limit): Σ over the
+// threads of each one's rate in its own CPU time, best of a few trials. CPU time, as for one
+// core: on a shared machine a thread descheduled for a while would otherwise lower the "limit".
 template <class Chains>
 double measure_peak_flops_threads(unsigned threads) {
     double best = 0;
     for (int trial = 0; trial < 5; ++trial) {
         std::atomic<unsigned> ready{0};
-        std::vector<std::int64_t> calls(threads, 0);
-        std::vector<double> seconds(threads, 0);
+        std::vector<double> rate(threads, 0);
         std::vector<std::thread> pool;
         for (unsigned t = 0; t < threads; ++t)
             pool.emplace_back([&, t] {
                 ++ready;
                 while (ready.load() < threads) {
                 }
-                const auto t0 = std::chrono::steady_clock::now();
+                const double t0 = thread_seconds();
                 float sink = 0;
+                std::int64_t calls = 0;
                 double elapsed = 0;
                 do {
                     for (int r = 0; r < 1000; ++r)
                         sink += Chains::run();
-                    calls[t] += 1000;
-                    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-                                  .count();
+                    calls += 1000;
+                    elapsed = thread_seconds() - t0;
                 } while (elapsed < 0.1);
-                seconds[t] = elapsed;
+                rate[t] = static_cast<double>(calls) * Chains::flops_per_call / elapsed;
                 benchmark::DoNotOptimize(sink);
             });
         for (auto& th : pool)
             th.join();
-        double flops = 0, slowest = 0;
-        for (unsigned t = 0; t < threads; ++t) {
-            flops += static_cast<double>(calls[t]) * Chains::flops_per_call;
-            slowest = std::max(slowest, seconds[t]);
-        }
-        best = std::max(best, flops / slowest);
+        double sum = 0;
+        for (const double r : rate)
+            sum += r;
+        best = std::max(best, sum);
     }
     return best;
 }
