@@ -402,15 +402,23 @@ void gemv_n_impl(std::size_t m, std::size_t k, const T* A, std::size_t lda, cons
 // the last chunk) and spread over the threads with a static schedule. Every row is computed by
 // the same instructions in the same order as on one thread, so the result is bit-identical to
 // one thread and run to run, whatever the thread count. Inside a parallel region (the training
-// workers) OpenMP's nesting is off by default and the team is this thread alone. Without OpenMP
-// (microcontrollers, the tests' default) this is a plain call.
+// workers) no region is opened (worth_a_team). Without OpenMP (microcontrollers, the tests'
+// default) this is a plain call.
 inline constexpr std::size_t parallel_rows_min = std::size_t{1} << 16;
+
+#if defined(_OPENMP)
+// No region at all when it would get one thread (one allowed, or nested inside the training
+// workers' region): libgomp allocates a team for every one-thread region, and a step allocates
+// nothing.
+inline bool worth_a_team() noexcept {
+    return omp_get_max_threads() > 1 && !omp_in_parallel();
+}
+#endif
 
 template <class F>
 void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noexcept {
 #if defined(_OPENMP)
-    // (one thread: no region at all; libgomp allocates a team for every one-thread region)
-    if (m * k >= parallel_rows_min && m >= 2 * unit && omp_get_max_threads() > 1) {
+    if (m * k >= parallel_rows_min && m >= 2 * unit && worth_a_team()) {
         constexpr std::size_t chunks = 8;  // 4 a thread on 2 cores: short tails when one lags
         const std::size_t units = (m / unit + chunks - 1) / chunks;
         const std::size_t per = units * unit;  // rows per chunk
@@ -428,6 +436,34 @@ void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noe
     rows(std::size_t{0}, m);
 }
 
+// The same for the products of one sequence (B = 1 training, a single forward pass): C's
+// columns (positions) are independent, so with OpenMP, outside any other parallel region, and at
+// least parallel_cols_min multiply-adds, they are cut into 4 chunks of whole 8-column groups
+// (fixed, whatever the thread count) and the driver runs on each chunk with its own packing. A
+// column's entries are the same FMA chains over k, slice by slice, in whichever chunk and tile
+// it lands, so the result is bit-identical to the unsplit call (tests/kernels/threads_test.cpp).
+inline constexpr std::size_t parallel_cols_min = std::size_t{1} << 21;  // 2 M multiply-adds
+
+template <class F>
+void parallel_cols(std::size_t m, std::size_t n, std::size_t k, F&& cols) noexcept {
+#if defined(_OPENMP)
+    constexpr std::size_t chunks = 4, unit = 8;
+    if (m * n * k >= parallel_cols_min && n >= 2 * unit && worth_a_team()) {
+        const std::size_t per = (n / unit + chunks - 1) / chunks * unit;  // columns per chunk
+        const std::size_t c_n = (n + per - 1) / per;
+#pragma omp parallel for schedule(static)
+        for (std::size_t c = 0; c < c_n; ++c) {
+            const std::size_t j0 = c * per;
+            cols(j0, (n - j0 < per ? n - j0 : per));
+        }
+        return;
+    }
+#else
+    (void)m, (void)k;
+#endif
+    cols(std::size_t{0}, n);
+}
+
 }  // namespace typeformer::kernels::simd_impl
 
 namespace typeformer::kernels::simd {
@@ -443,7 +479,10 @@ void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
                 simd_impl::gemv_n_impl(mr, k, A + r0, lda, B, C + r0, accumulate);
             });
     else
-        simd_impl::gemm_driver(m, n, k, A, lda, false, B, 1, ldb, C, ldc, accumulate);
+        simd_impl::parallel_cols(m, n, k, [&](std::size_t j0, std::size_t nc) {
+            simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
+                                   accumulate);
+        });
 }
 
 template <class T>
@@ -452,7 +491,10 @@ void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_nt(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
     else
-        simd_impl::gemm_driver(m, n, k, A, lda, false, B, ldb, 1, C, ldc, accumulate);
+        simd_impl::parallel_cols(m, n, k, [&](std::size_t j0, std::size_t nc) {
+            simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0, ldb, 1, C + j0 * ldc, ldc,
+                                   accumulate);
+        });
 }
 
 template <class T>
@@ -465,7 +507,10 @@ void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
             simd_impl::gemm_tn_dot(mr, n, k, A + r0 * lda, lda, B, ldb, C + r0, ldc, accumulate);
         });
     else
-        simd_impl::gemm_driver(m, n, k, A, lda, true, B, 1, ldb, C, ldc, accumulate);
+        simd_impl::parallel_cols(m, n, k, [&](std::size_t j0, std::size_t nc) {
+            simd_impl::gemm_driver(m, nc, k, A, lda, true, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
+                                   accumulate);
+        });
 }
 
 template <class T>
