@@ -415,25 +415,33 @@ inline bool worth_a_team() noexcept {
 }
 #endif
 
+// f(first, count) over [0, n) in `chunks` pieces of whole `unit`s (the tail in the last piece),
+// on the OpenMP threads with a static schedule when `big` and a team is worth it; else one call.
+// The pieces depend on n, unit and chunks only, never on the thread count.
 template <class F>
-void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noexcept {
+void parallel_chunks(std::size_t n, std::size_t unit, std::size_t chunks, bool big,
+                     F&& f) noexcept {
 #if defined(_OPENMP)
-    if (m * k >= parallel_rows_min && m >= 2 * unit && worth_a_team()) {
-        constexpr std::size_t chunks = 8;  // 4 a thread on 2 cores: short tails when one lags
-        const std::size_t units = (m / unit + chunks - 1) / chunks;
-        const std::size_t per = units * unit;  // rows per chunk
-        const std::size_t n = (m + per - 1) / per;
+    if (big && n >= 2 * unit && worth_a_team()) {
+        const std::size_t per = (n / unit + chunks - 1) / chunks * unit;  // items per piece
+        const std::size_t pieces = (n + per - 1) / per;
 #pragma omp parallel for schedule(static)
-        for (std::size_t c = 0; c < n; ++c) {
-            const std::size_t r0 = c * per;
-            rows(r0, (m - r0 < per ? m - r0 : per));
+        for (std::size_t c = 0; c < pieces; ++c) {
+            const std::size_t first = c * per;
+            f(first, (n - first < per ? n - first : per));
         }
         return;
     }
 #else
-    (void)k, (void)unit;
+    (void)unit, (void)chunks, (void)big;
 #endif
-    rows(std::size_t{0}, m);
+    f(std::size_t{0}, n);
+}
+
+// 8 pieces: 4 a thread on 2 cores, short tails when one lags.
+template <class F>
+void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noexcept {
+    parallel_chunks(m, unit, 8, m * k >= parallel_rows_min, static_cast<F&&>(rows));
 }
 
 // The same for the products of one sequence (B = 1 training, a single forward pass): C's
@@ -446,22 +454,7 @@ inline constexpr std::size_t parallel_cols_min = std::size_t{1} << 21;  // 2 M m
 
 template <class F>
 void parallel_cols(std::size_t m, std::size_t n, std::size_t k, F&& cols) noexcept {
-#if defined(_OPENMP)
-    constexpr std::size_t chunks = 4, unit = 8;
-    if (m * n * k >= parallel_cols_min && n >= 2 * unit && worth_a_team()) {
-        const std::size_t per = (n / unit + chunks - 1) / chunks * unit;  // columns per chunk
-        const std::size_t c_n = (n + per - 1) / per;
-#pragma omp parallel for schedule(static)
-        for (std::size_t c = 0; c < c_n; ++c) {
-            const std::size_t j0 = c * per;
-            cols(j0, (n - j0 < per ? n - j0 : per));
-        }
-        return;
-    }
-#else
-    (void)m, (void)k;
-#endif
-    cols(std::size_t{0}, n);
+    parallel_chunks(n, 8, 4, m * n * k >= parallel_cols_min, static_cast<F&&>(cols));
 }
 
 }  // namespace typeformer::kernels::simd_impl
