@@ -322,7 +322,7 @@ void bm_decode(benchmark::State& state, std::size_t position, bool trainable) {
 }
 
 void bm_peak(benchmark::State& state) {
-    using chains = fma_chains<xsimd::default_arch, 16>;
+    using chains = peak_default;
     for (auto _ : state)
         benchmark::DoNotOptimize(chains::run());
     state.counters["gflops"] = benchmark::Counter(chains::flops_per_call * 1e-9,
@@ -365,7 +365,7 @@ void add_config(const std::string& name, bool trainable, std::size_t fwd_batch) 
 }  // namespace
 
 int main(int argc, char** argv) {
-    using chains = fma_chains<xsimd::default_arch, 16>;
+    using chains = peak_default;
     g_cores = std::max(1u, std::thread::hardware_concurrency());
     g_peak_1 = measure_peak_flops<chains>();
     g_peak_all = measure_peak_flops_threads<chains>(g_cores);

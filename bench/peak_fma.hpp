@@ -21,6 +21,15 @@ namespace typeformer_bench {
 // fit the register file with the two constants (32 zmm / 16 ymm).
 // ---------------------------------------------------------------------------------------------
 
+// The chains for the default architecture: 16 with 32 vector registers (AVX-512, NEON64), 12
+// with 16 (AVX2): 16 accumulators and the two constants do not fit 16 registers, and the spills
+// halve the rate.
+#if XSIMD_WITH_AVX512F || XSIMD_WITH_NEON64
+inline constexpr int peak_chains = 16;
+#else
+inline constexpr int peak_chains = 12;
+#endif
+
 // An asm operand constraint for "any vector register".
 #if defined(__x86_64__) || defined(__i386__)
 #define TYPEFORMER_BENCH_VREG "+v"
@@ -61,7 +70,7 @@ struct fma_chains {
     }
 };
 
-using peak_default = fma_chains<xsimd::default_arch, 16>;  // avx512bw with -march=native here
+using peak_default = fma_chains<xsimd::default_arch, peak_chains>;
 
 // CPU time of this thread: the machine is shared (2 cores, other builds running), and time
 // spent descheduled is not the kernels' time.

@@ -48,7 +48,7 @@ def load(path):
             continue
         task, cfg = parts[0], parts[1]
         p = parts[2] if task == "decode" else ""
-        threads = next(x for x in parts if x.startswith("torch:"))[6:]
+        threads = next(x for x in parts if x.startswith("torch:"))[6:].rstrip("t")
         key = (task, cfg, p, threads)
         if key not in rows:
             order.append(key)
