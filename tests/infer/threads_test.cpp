@@ -26,8 +26,9 @@ struct cfg_wide {
                                  d_attn = 64, d_mid = 64;
     static constexpr bool tied = true;
 };
-static_assert(cfg_wide::d_e * cfg_wide::d_e >= tf::kernels::simd_impl::parallel_rows_min ||
-              !TYPEFORMER_SIMD);
+#if TYPEFORMER_SIMD
+static_assert(cfg_wide::d_e * cfg_wide::d_e >= tf::kernels::simd_impl::parallel_rows_min);
+#endif
 
 using model = tf::DTransformer<float, cfg_wide>;
 
