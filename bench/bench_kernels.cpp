@@ -43,6 +43,8 @@
 
 #include <typeformer/kernels.hpp>
 
+#include "peak_fma.hpp"
+
 namespace tf = typeformer;
 
 namespace {
@@ -50,82 +52,7 @@ namespace {
 // The fused Q, K, V projection's output rows (3·d_e); the model's other dims are the paper's.
 TYPEFORMER_DIM(d_qkv);
 
-// ---------------------------------------------------------------------------------------------
-// Peak FMA rate: Acc independent chains acc ← acc·a + b, each one FMA per step. Acc must cover
-// FMA latency × FMAs issued per cycle (4 × 2 on Zen 4/5 and Skylake-X: 8 already saturates), and
-// fit the register file with the two constants (32 zmm / 16 ymm).
-// ---------------------------------------------------------------------------------------------
-
-// An asm operand constraint for "any vector register".
-#if defined(__x86_64__) || defined(__i386__)
-#define TYPEFORMER_BENCH_VREG "+v"
-#elif defined(__aarch64__)
-#define TYPEFORMER_BENCH_VREG "+w"
-#endif
-
-template <class Arch, int Acc>
-struct fma_chains {
-    using batch = xsimd::batch<float, Arch>;
-    static constexpr int steps = 256;  // per call; all Acc chains advance `steps` times
-    static constexpr double flops_per_call = 2.0 * Acc * steps * batch::size;
-
-    // The fixed point of acc·a + b is b / (1 − a) = 1: no overflow, no denormals. The chains are
-    // locals of one non-inlined call, and the empty asm pins each in a register: otherwise GCC
-    // may keep the array in memory (a load and a store per FMA) and the "peak" comes out 2–3×
-    // low, or it drops the chains whose results are unused.
-    [[gnu::noinline]] static float run() {
-        const batch a(0.999f), b(0.001f);
-        typename batch::register_type r[Acc];
-#pragma GCC unroll 32
-        for (int i = 0; i < Acc; ++i)
-            r[i] = batch(1.0f + 0.01f * static_cast<float>(i));
-        for (int s = 0; s < steps; ++s) {
-#pragma GCC unroll 32
-            for (int i = 0; i < Acc; ++i) {
-                r[i] = xsimd::fma(batch(r[i]), a, b);
-#ifdef TYPEFORMER_BENCH_VREG
-                asm volatile("" : TYPEFORMER_BENCH_VREG(r[i]));
-#endif
-            }
-        }
-        batch t = r[0];
-#pragma GCC unroll 32
-        for (int i = 1; i < Acc; ++i)
-            t += batch(r[i]);
-        return xsimd::hadd(t);
-    }
-};
-
-using peak_default = fma_chains<xsimd::default_arch, 16>;  // avx512bw with -march=native here
-
-// CPU time of this thread: the machine is shared (2 cores, other builds running), and time
-// spent descheduled is not the kernels' time.
-double thread_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-// Best of a few short timed runs (no Google Benchmark machinery: it runs before Initialize).
-template <class Chains>
-double measure_peak_flops() {
-    double best = 0;
-    float sink = 0;
-    for (int trial = 0; trial < 10; ++trial) {
-        const double t0 = thread_seconds();
-        std::int64_t calls = 0;
-        double elapsed = 0;
-        do {
-            for (int r = 0; r < 1000; ++r)
-                sink += Chains::run();
-            calls += 1000;
-            elapsed = thread_seconds() - t0;
-        } while (elapsed < 0.05);
-        best = std::max(best, static_cast<double>(calls) * Chains::flops_per_call / elapsed);
-    }
-    benchmark::DoNotOptimize(sink);
-    return best;
-}
+using namespace typeformer_bench;
 
 double g_peak_flops = 0;  // measured once in main, before any benchmark
 

@@ -12,11 +12,6 @@ namespace {
 using namespace tf_test;
 namespace tf = typeformer;
 
-enum class form { nn, tn, nt };
-const char* form_name(form f) {
-    return f == form::nn ? "A·B" : f == form::tn ? "Aᵀ·B" : "A·Bᵀ";
-}
-
 // (m, n, k): each dim swept over 1…67 with the other two from a few pairs, plus shapes that
 // cross the k-slice (KC = 64…384) and column-block (NC) boundaries of the SIMD driver.
 std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> gemm_shapes() {
@@ -34,27 +29,6 @@ std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> gemm_shapes() {
     s.emplace_back(5, 1100, 3);
     s.emplace_back(97, 13, 900);
     return s;
-}
-
-// C (m, n) ←/+= op(A)·op(B) in double; A, B as stored.
-template <class T>
-ref_mat reference(form f, std::size_t m, std::size_t n, std::size_t k, const strided<T>& A,
-                  const strided<T>& B, const strided<T>& C0, bool accumulate) {
-    ref_mat r(m, n);
-    for (std::size_t j = 0; j < n; ++j)
-        for (std::size_t i = 0; i < m; ++i) {
-            double s = accumulate ? static_cast<double>(C0(i, j)) : 0.0;
-            double mag = accumulate ? std::fabs(s) : 0.0;
-            for (std::size_t p = 0; p < k; ++p) {
-                const double a = f == form::tn ? A(p, i) : A(i, p);
-                const double b = f == form::nt ? B(j, p) : B(p, j);
-                s += a * b;
-                mag += std::fabs(a * b);
-            }
-            r(i, j) = s;
-            r.m(i, j) = mag;
-        }
-    return r;
 }
 
 template <class T>
@@ -75,7 +49,7 @@ void run_gemm(form f) {
         for (bool accumulate : {false, true}) {
             strided<T> C0(m, n, pad);
             C0.random();
-            const ref_mat ref = reference(f, m, n, k, A, B, C0, accumulate);
+            const ref_mat ref = gemm_reference(f, m, n, k, A, B, C0, accumulate);
             for (path p : paths()) {
                 strided<T> C = C0;
                 switch (f) {
@@ -124,7 +98,7 @@ void run_gemv(bool transposed) {
             y0.random();
             for (bool accumulate : {false, true}) {
                 const ref_mat ref =
-                    reference(transposed ? form::tn : form::nn, m, 1, k, A, x, y0, accumulate);
+                    gemm_reference(transposed ? form::tn : form::nn, m, 1, k, A, x, y0, accumulate);
                 for (path p : paths()) {
                     strided<T> y = y0;
                     if (transposed)
@@ -205,26 +179,28 @@ TYPED_TEST(Gemm, TypedApi) {
 
     // Q ← W·X, then Q += W·X
     tf::matmul(*W, *X, *Q);
-    ref_mat r = reference(form::nn, 24, 29, 40, as_strided(W->view()), as_strided(X->view()),
-                          as_strided(Q->view()), false);
+    ref_mat r = gemm_reference(form::nn, 24, 29, 40, as_strided(W->view()), as_strided(X->view()),
+                               as_strided(Q->view()), false);
     EXPECT_TRUE(close(as_strided(Q->view()), r, "matmul(W, X, Q)"));
     const auto Q0 = as_strided(Q->view());
     tf::matmul_add(*W, *X, *Q);
-    r = reference(form::nn, 24, 29, 40, as_strided(W->view()), as_strided(X->view()), Q0, true);
+    r = gemm_reference(form::nn, 24, 29, 40, as_strided(W->view()), as_strided(X->view()), Q0,
+                       true);
     EXPECT_TRUE(close(as_strided(Q->view()), r, "matmul_add(W, X, Q)"));
 
     // S ← Kᵀ·Q (Algorithm 4, line 4)
     tf::matmul(*W, *Z, *K);
     tf::matmul(tf::transpose(*K), *Q, *S);
-    r = reference(form::tn, 17, 29, 24, as_strided(K->view()), as_strided(Q->view()),
-                  as_strided(S->view()), false);
+    r = gemm_reference(form::tn, 17, 29, 24, as_strided(K->view()), as_strided(Q->view()),
+                       as_strided(S->view()), false);
     EXPECT_TRUE(close(as_strided(S->view()), r, "matmul(transpose(K), Q, S)"));
 
     // G += Q·Xᵀ (a weight gradient)
     randomize(*G);
     const auto G0 = as_strided(G->view());
     tf::matmul_add(*Q, tf::transpose(*X), *G);
-    r = reference(form::nt, 24, 40, 29, as_strided(Q->view()), as_strided(X->view()), G0, true);
+    r = gemm_reference(form::nt, 24, 40, 29, as_strided(Q->view()), as_strided(X->view()), G0,
+                       true);
     EXPECT_TRUE(close(as_strided(G->view()), r, "matmul_add(Q, transpose(X), G)"));
 
     // One head of a prod<H, d_mid> stack: a view with ld > rows.
@@ -234,8 +210,8 @@ TYPED_TEST(Gemm, TypedApi) {
     V->resize_cols(29);
     randomize(*Wv);
     tf::matmul(tf::head<1>(*Wv), *X, tf::head<1>(*V));
-    r = reference(form::nn, 8, 29, 40, as_strided(tf::head<1>(*Wv)), as_strided(X->view()),
-                  as_strided(tf::head<1>(*V)), false);
+    r = gemm_reference(form::nn, 8, 29, 40, as_strided(tf::head<1>(*Wv)), as_strided(X->view()),
+                       as_strided(tf::head<1>(*V)), false);
     EXPECT_TRUE(close(as_strided(tf::head<1>(*V)), r, "matmul(head<1>(W_v), X, head<1>(V))"));
 
     // y ← W·x, y += W·x, x ← Wᵀ·y
@@ -251,12 +227,12 @@ TYPED_TEST(Gemm, TypedApi) {
     for (std::size_t i = 0; i < 24; ++i)
         ys(i, 0) = y[i];
     tf::matvec_add(*W, x, y);
-    r = reference(form::nn, 24, 1, 40, as_strided(W->view()), xs, ys, true);
+    r = gemm_reference(form::nn, 24, 1, 40, as_strided(W->view()), xs, ys, true);
     for (std::size_t i = 0; i < 24; ++i)
         ys(i, 0) = y[i];
     EXPECT_TRUE(close(ys, r, "matvec_add(W, x, y)"));
     tf::matvec(tf::transpose(*W), y, x);
-    r = reference(form::tn, 40, 1, 24, as_strided(W->view()), ys, xs, false);
+    r = gemm_reference(form::tn, 40, 1, 24, as_strided(W->view()), ys, xs, false);
     for (std::size_t i = 0; i < 40; ++i)
         xs(i, 0) = x[i];
     EXPECT_TRUE(close(xs, r, "matvec(transpose(W), y, x)"));

@@ -153,4 +153,31 @@ inline std::string shape(std::size_t m, std::size_t n, std::size_t k = 0) {
            (k ? " k=" + std::to_string(k) : std::string());
 }
 
+// The matrix products' forms and their reference (gemm_test, threads_test).
+enum class form { nn, tn, nt };
+inline const char* form_name(form f) {
+    return f == form::nn ? "A·B" : f == form::tn ? "Aᵀ·B" : "A·Bᵀ";
+}
+
+// C (m, n) ←/+= op(A)·op(B) in double; A, B as stored.
+template <class T>
+ref_mat gemm_reference(form f, std::size_t m, std::size_t n, std::size_t k, const strided<T>& A,
+                       const strided<T>& B, const strided<T>& C0, bool accumulate) {
+    ref_mat r(m, n);
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t i = 0; i < m; ++i) {
+            double s = accumulate ? static_cast<double>(C0(i, j)) : 0.0;
+            double mag = accumulate ? std::fabs(s) : 0.0;
+            for (std::size_t p = 0; p < k; ++p) {
+                const double a = f == form::tn ? A(p, i) : A(i, p);
+                const double b = f == form::nt ? B(j, p) : B(p, j);
+                s += a * b;
+                mag += std::fabs(a * b);
+            }
+            r(i, j) = s;
+            r.m(i, j) = mag;
+        }
+    return r;
+}
+
 }  // namespace tf_test

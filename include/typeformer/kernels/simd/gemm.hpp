@@ -24,6 +24,10 @@
 #include "../scalar/gemm.hpp"
 #include "common.hpp"
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 namespace typeformer::kernels::simd_impl {
 
 // Register tiles of MV batches of rows × gemm_nr<MV> columns of C. With 32 vector registers
@@ -390,6 +394,69 @@ void gemv_n_impl(std::size_t m, std::size_t k, const T* A, std::size_t lda, cons
     }
 }
 
+// Threads for the one-column products of decoding (Deliver 1 of issue 11): y = A·x streams A
+// once and does 2 flops per element loaded, so one core is bound by its own load bandwidth and a
+// second core doubles it. Built with OpenMP (-fopenmp) and given an operand of at least
+// parallel_rows_min elements (256 KB of float: below that, waking the threads costs more than
+// the pass), the rows are cut into chunks of whole `unit`s (the kernel's row block, the tail in
+// the last chunk) and spread over the threads with a static schedule. Every row is computed by
+// the same instructions in the same order as on one thread, so the result is bit-identical to
+// one thread and run to run, whatever the thread count. Inside a parallel region (the training
+// workers) no region is opened (worth_a_team). Without OpenMP (microcontrollers, the tests'
+// default) this is a plain call.
+inline constexpr std::size_t parallel_rows_min = std::size_t{1} << 16;
+
+#if defined(_OPENMP)
+// No region at all when it would get one thread (one allowed, or nested inside the training
+// workers' region): libgomp allocates a team for every one-thread region, and a step allocates
+// nothing.
+inline bool worth_a_team() noexcept {
+    return omp_get_max_threads() > 1 && !omp_in_parallel();
+}
+#endif
+
+// f(first, count) over [0, n) in `chunks` pieces of whole `unit`s (the tail in the last piece),
+// on the OpenMP threads with a static schedule when `big` and a team is worth it; else one call.
+// The pieces depend on n, unit and chunks only, never on the thread count.
+template <class F>
+void parallel_chunks(std::size_t n, std::size_t unit, std::size_t chunks, bool big,
+                     F&& f) noexcept {
+#if defined(_OPENMP)
+    if (big && n >= 2 * unit && worth_a_team()) {
+        const std::size_t per = (n / unit + chunks - 1) / chunks * unit;  // items per piece
+        const std::size_t pieces = (n + per - 1) / per;
+#pragma omp parallel for schedule(static)
+        for (std::size_t c = 0; c < pieces; ++c) {
+            const std::size_t first = c * per;
+            f(first, (n - first < per ? n - first : per));
+        }
+        return;
+    }
+#else
+    (void)unit, (void)chunks, (void)big;
+#endif
+    f(std::size_t{0}, n);
+}
+
+// 8 pieces: 4 a thread on 2 cores, short tails when one lags.
+template <class F>
+void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noexcept {
+    parallel_chunks(m, unit, 8, m * k >= parallel_rows_min, static_cast<F&&>(rows));
+}
+
+// The same for the products of one sequence (B = 1 training, a single forward pass): C's
+// columns (positions) are independent, so with OpenMP, outside any other parallel region, and at
+// least parallel_cols_min multiply-adds, they are cut into 4 chunks of whole 8-column groups
+// (fixed, whatever the thread count) and the driver runs on each chunk with its own packing. A
+// column's entries are the same FMA chains over k, slice by slice, in whichever chunk and tile
+// it lands, so the result is bit-identical to the unsplit call (tests/kernels/threads_test.cpp).
+inline constexpr std::size_t parallel_cols_min = std::size_t{1} << 21;  // 2 M multiply-adds
+
+template <class F>
+void parallel_cols(std::size_t m, std::size_t n, std::size_t k, F&& cols) noexcept {
+    parallel_chunks(n, 8, 4, m * n * k >= parallel_cols_min, static_cast<F&&>(cols));
+}
+
 }  // namespace typeformer::kernels::simd_impl
 
 namespace typeformer::kernels::simd {
@@ -400,9 +467,15 @@ void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
     else if (n == 1)  // one column: A streams once, nothing to reuse a packed panel for
-        simd_impl::gemv_n_impl(m, k, A, lda, B, C, accumulate);
+        simd_impl::parallel_rows(
+            m, k, 4 * simd_impl::width<T>, [&](std::size_t r0, std::size_t mr) {
+                simd_impl::gemv_n_impl(mr, k, A + r0, lda, B, C + r0, accumulate);
+            });
     else
-        simd_impl::gemm_driver(m, n, k, A, lda, false, B, 1, ldb, C, ldc, accumulate);
+        simd_impl::parallel_cols(m, n, k, [&](std::size_t j0, std::size_t nc) {
+            simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
+                                   accumulate);
+        });
 }
 
 template <class T>
@@ -411,7 +484,10 @@ void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_nt(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
     else
-        simd_impl::gemm_driver(m, n, k, A, lda, false, B, ldb, 1, C, ldc, accumulate);
+        simd_impl::parallel_cols(m, n, k, [&](std::size_t j0, std::size_t nc) {
+            simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0, ldb, 1, C + j0 * ldc, ldc,
+                                   accumulate);
+        });
 }
 
 template <class T>
@@ -420,9 +496,14 @@ void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_tn(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
     else if (n < 4)  // too few columns to pay for transposing A's panel
-        simd_impl::gemm_tn_dot(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
+        simd_impl::parallel_rows(m, k, 4, [&](std::size_t r0, std::size_t mr) {
+            simd_impl::gemm_tn_dot(mr, n, k, A + r0 * lda, lda, B, ldb, C + r0, ldc, accumulate);
+        });
     else
-        simd_impl::gemm_driver(m, n, k, A, lda, true, B, 1, ldb, C, ldc, accumulate);
+        simd_impl::parallel_cols(m, n, k, [&](std::size_t j0, std::size_t nc) {
+            simd_impl::gemm_driver(m, nc, k, A, lda, true, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
+                                   accumulate);
+        });
 }
 
 template <class T>
@@ -431,7 +512,7 @@ void gemv_n(std::size_t m, std::size_t k, const T* A, std::size_t lda, const T* 
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemv_n(m, k, A, lda, x, y, accumulate);
     else
-        simd_impl::gemv_n_impl(m, k, A, lda, x, y, accumulate);
+        gemm_nn(m, std::size_t{1}, k, A, lda, x, k, y, m, accumulate);
 }
 
 template <class T>
