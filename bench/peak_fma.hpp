@@ -80,24 +80,29 @@ inline double thread_seconds() {
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
+// The FMA rate of this thread over at least `seconds` of its CPU time.
+template <class Chains>
+double timed_fma_rate(double seconds) {
+    const double t0 = thread_seconds();
+    float sink = 0;
+    std::int64_t calls = 0;
+    double elapsed = 0;
+    do {
+        for (int r = 0; r < 1000; ++r)
+            sink += Chains::run();
+        calls += 1000;
+        elapsed = thread_seconds() - t0;
+    } while (elapsed < seconds);
+    benchmark::DoNotOptimize(sink);
+    return static_cast<double>(calls) * Chains::flops_per_call / elapsed;
+}
+
 // Best of a few short timed runs (no Google Benchmark machinery: it runs before Initialize).
 template <class Chains>
 double measure_peak_flops() {
     double best = 0;
-    float sink = 0;
-    for (int trial = 0; trial < 10; ++trial) {
-        const double t0 = thread_seconds();
-        std::int64_t calls = 0;
-        double elapsed = 0;
-        do {
-            for (int r = 0; r < 1000; ++r)
-                sink += Chains::run();
-            calls += 1000;
-            elapsed = thread_seconds() - t0;
-        } while (elapsed < 0.05);
-        best = std::max(best, static_cast<double>(calls) * Chains::flops_per_call / elapsed);
-    }
-    benchmark::DoNotOptimize(sink);
+    for (int trial = 0; trial < 10; ++trial)
+        best = std::max(best, timed_fma_rate<Chains>(0.05));
     return best;
 }
 
@@ -116,18 +121,7 @@ double measure_peak_flops_threads(unsigned threads) {
                 ++ready;
                 while (ready.load() < threads) {
                 }
-                const double t0 = thread_seconds();
-                float sink = 0;
-                std::int64_t calls = 0;
-                double elapsed = 0;
-                do {
-                    for (int r = 0; r < 1000; ++r)
-                        sink += Chains::run();
-                    calls += 1000;
-                    elapsed = thread_seconds() - t0;
-                } while (elapsed < 0.1);
-                rate[t] = static_cast<double>(calls) * Chains::flops_per_call / elapsed;
-                benchmark::DoNotOptimize(sink);
+                rate[t] = timed_fma_rate<Chains>(0.1);
             });
         for (auto& th : pool)
             th.join();
