@@ -75,23 +75,18 @@ inline double scalar_diff(double a, double b) {
     return std::abs(a - b) / std::max(1.0, std::abs(b));
 }
 
-template <class Model>
-void check_against_oracle(const bundle& out, const std::string& pre, std::uint64_t seed,
-                          const sequences& s, double scale = 0.5) {
-    using T = typename Model::value_type;
-    const double tol = std::is_same_v<T, double> ? 1e-9 : 1e-4;
-    auto model = random_model<Model>(seed, scale);
-    auto grads = std::make_unique<Model>();  // zero
-    auto ws = std::make_unique<training_workspace<Model>>();
-    const double loss = static_cast<double>(call_loss_and_grad(*model, s, *grads, *ws));
+// The model-independent half of check_against_oracle: our loss, P and every gradient (as
+// oracle arrays, by name) against the oracle's answers for case `pre`.
+inline void check_answers(const bundle& out, const std::string& pre, double tol, double loss,
+                          const array& P, const std::vector<std::pair<std::string, array>>& grads,
+                          std::size_t parameter_tensors) {
     ASSERT_TRUE(out.count(pre + "loss")) << "the oracle did not answer " << pre;
     EXPECT_LE(scalar_diff(loss, out.at(pre + "loss").data.at(0)), tol)
         << "loss " << loss << " vs torch " << out.at(pre + "loss").data.at(0);
-
-    // P through an inference workspace (one slot, in place): the other code path of forward.
-    auto iws = std::make_unique<inference_workspace<Model>>();
-    const auto P = call_forward(*model, s, *iws);
-    EXPECT_LE(leaf_diff(P, out.at(pre + "P"), tol), 1) << "P";
+    EXPECT_LE(allclose_ratio(P.data, out.at(pre + "P").data, tol,
+                             atol_for(tol, max_abs(out.at(pre + "P").data))),
+              1)
+        << "P";
 
     // Each gradient entry is checked relative to itself (rtol = tol), above an absolute floor
     // atol_for(tol, scale): scale is the tensor's own largest entry, but never less than 1% of
@@ -100,29 +95,46 @@ void check_against_oracle(const bundle& out, const std::string& pre, std::uint64
     // from (seen in a deep decoder's last self-attention W_q), so its own scale alone would
     // measure float's conditioning, not our arithmetic. Double is held to the same rule.
     double model_scale = 0;
-    for (const auto& [key, value] : out)
-        if (key.starts_with(pre + "grad."))
-            model_scale = std::max(model_scale, max_abs(value.data));
-    std::size_t checked = 0;
-    for_each_named(
-        [&](const std::string& name, const auto& g) {
-            const auto it = out.find(pre + "grad." + name);
-            if (it == out.end()) {
-                ADD_FAILURE() << "no torch gradient for " << name;
-                return;
-            }
-            ++checked;
-            const double scale =
-                std::max(reference_scale(out, pre + "grad." + name), 1e-2 * model_scale);
-            EXPECT_LE(leaf_diff(g, it->second, tol, scale), 1) << "gradient of " << name;
-        },
-        *grads);
     std::size_t expected = 0;
     for (const auto& [key, value] : out)
-        if (key.starts_with(pre + "grad."))
+        if (key.starts_with(pre + "grad.")) {
+            model_scale = std::max(model_scale, max_abs(value.data));
             ++expected;
+        }
+    std::size_t checked = 0;
+    for (const auto& [name, g] : grads) {
+        const auto it = out.find(pre + "grad." + name);
+        if (it == out.end()) {
+            ADD_FAILURE() << "no torch gradient for " << name;
+            continue;
+        }
+        ++checked;
+        const double scale =
+            std::max(reference_scale(out, pre + "grad." + name), 1e-2 * model_scale);
+        EXPECT_LE(allclose_ratio(g.data, it->second.data, tol, atol_for(tol, scale)), 1)
+            << "gradient of " << name;
+    }
     EXPECT_EQ(checked, expected) << "every parameter torch differentiates has a gradient here";
-    EXPECT_EQ(checked, parameter_tensor_count<Model>);
+    EXPECT_EQ(checked, parameter_tensors);
+}
+
+template <class Model>
+void check_against_oracle(const bundle& out, const std::string& pre, std::uint64_t seed,
+                          const sequences& s, double scale = 0.5) {
+    using T = typename Model::value_type;
+    auto model = random_model<Model>(seed, scale);
+    auto grads = std::make_unique<Model>();  // zero
+    auto ws = std::make_unique<training_workspace<Model>>();
+    const double loss = static_cast<double>(call_loss_and_grad(*model, s, *grads, *ws));
+    // P through an inference workspace (one slot, in place): the other code path of forward.
+    auto iws = std::make_unique<inference_workspace<Model>>();
+    const array P = to_array(call_forward(*model, s, *iws));
+    std::vector<std::pair<std::string, array>> g;
+    for_each_named(
+        [&](const std::string& name, const auto& leaf) { g.emplace_back(name, to_array(leaf)); },
+        *grads);
+    check_answers(out, pre, std::is_same_v<T, double> ? 1e-9 : 1e-4, loss, P, g,
+                  parameter_tensor_count<Model>);
 }
 
 // `scale`: the weights' standard deviation (randomize).

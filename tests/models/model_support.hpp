@@ -16,7 +16,9 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -48,35 +50,101 @@ inline constexpr bool is_array = false;
 template <class E, std::size_t N>
 inline constexpr bool is_array<std::array<E, N>> = true;
 
-template <class F, class X, class... Xs>
-void walk(const std::string& name, F& f, X& x, Xs&... xs) {
+// A leaf as the walk records it: its file name and its storage (column-major, like mat).
+template <class T>
+struct leaf_ref {
+    std::string name;
+    T* data;
+    std::size_t rows, cols, ld;  // a vec: rows = its size, cols = 1
+    bool is_matrix;
+};
+
+// "parent.member" (out of line: the walk passes here once per member of every struct).
+[[gnu::noinline]] inline std::string child_name(const std::string& parent, const char* member) {
+    return parent.empty() ? std::string(member) : parent + "." + member;
+}
+
+template <class T, class X>
+void walk(const std::string& name, X& x, std::vector<leaf_ref<T>>& out) {
     using U = std::remove_cvref_t<X>;
     if constexpr (param_leaf<U>) {
-        f(name, x, xs...);
+        auto v = as_view(x);
+        if constexpr (matrix<decltype(v)>)
+            out.push_back({name, v.data(), v.rows(), v.cols(), v.stride(), true});
+        else
+            out.push_back({name, v.data(), v.size(), 1, v.size(), false});
     } else if constexpr (is_array<U>) {
         for (std::size_t i = 0; i < x.size(); ++i)
-            walk(name + (name.empty() ? "" : ".") + std::to_string(i), f, x[i], xs[i]...);
+            walk(child_name(name, std::to_string(i).c_str()), x[i], out);
     } else {
         hana::for_each(hana::accessors<U>(), [&](auto acc) {
             using M = std::remove_cvref_t<decltype(hana::second(acc)(x))>;
-            const std::string member = hana::to<const char*>(hana::first(acc));
-            walk(is_flattened<M> ? name : name + (name.empty() ? "" : ".") + member, f,
-                 hana::second(acc)(x), hana::second(acc)(xs)...);
+            walk(is_flattened<M> ? name : child_name(name, hana::to<const char*>(hana::first(acc))),
+                 hana::second(acc)(x), out);
         });
     }
+}
+
+// Every parameter tensor of a model, in the order of its weights file.
+template <class M>
+auto leaves_of(M& m) {
+    using T = std::conditional_t<std::is_const_v<M>, const typename std::remove_cv_t<M>::value_type,
+                                 typename std::remove_cv_t<M>::value_type>;
+    std::vector<leaf_ref<T>> out;
+    walk(std::string{}, m, out);
+    return out;
+}
+
+// The leaves reach f as views with one pair of stand-in dimensions: f is then compiled once for
+// vectors and once for matrices per scalar type, not once per tensor type at every member the
+// walk passes (that inlined copy per member was most of each model test's object code and
+// compile time).
+struct any_dim {
+    static constexpr std::size_t capacity = 0;
+    static constexpr bool is_bounded = false;
+    static constexpr const char* label = "leaf";
+};
+template <class T>
+mat_view<T, any_dim, any_dim> matrix_of(const leaf_ref<T>& l) {
+    return {l.data, l.ld, l.rows, l.cols};
+}
+template <class T>
+vec_view<T, any_dim> vector_of(const leaf_ref<T>& l) {
+    return {l.data, l.rows};
 }
 
 // f(name, leaf, leaves...) for every parameter tensor of same-typed models, in lockstep.
 template <class F, class M, class... Ms>
 void for_each_named(F&& f, M& m, Ms&... ms) {
-    walk(std::string{}, f, m, ms...);
+    const auto first = leaves_of(m);
+    const auto rest = std::make_tuple(leaves_of(ms)...);
+    for (std::size_t k = 0; k < first.size(); ++k) {
+        std::apply(
+            [&](const auto&... others) {
+                if (first[k].is_matrix) {
+                    auto a = matrix_of(first[k]);
+                    auto bs = std::make_tuple(matrix_of(others[k])...);
+                    std::apply([&](auto&... b) { f(first[k].name, a, b...); }, bs);
+                } else {
+                    auto a = vector_of(first[k]);
+                    auto bs = std::make_tuple(vector_of(others[k])...);
+                    std::apply([&](auto&... b) { f(first[k].name, a, b...); }, bs);
+                }
+            },
+            rest);
+    }
 }
 
 // Every scalar of a leaf (its whole storage: parameters have fixed dims).
 template <class Leaf>
 auto leaf_span(Leaf& p) {
     using U = std::remove_cvref_t<Leaf>;
-    return std::span(p.data(), leaf_elements<U>);
+    if constexpr (param_leaf<U>)
+        return std::span(p.data(), leaf_elements<U>);
+    else if constexpr (matrix<U>)
+        return std::span(p.data(), p.stride() * p.cols());
+    else
+        return std::span(p.data(), p.size());
 }
 
 // ---- random models ----
@@ -121,12 +189,6 @@ inline std::vector<token> random_tokens(std::size_t n, std::size_t n_v, std::uin
     return x;
 }
 
-// A leaf as an oracle array in the paper's orientation: vec (n), mat (rows, cols).
-template <class Leaf>
-array leaf_array(const Leaf& p) {
-    return to_array(p);
-}
-
 // ---- the oracle bundle (torch_models.py's format) ----
 
 enum class arch { D = 0, E = 1, ED = 2 };
@@ -154,38 +216,39 @@ struct sequences {
     }
 };
 
-template <class Model>
-void write_case(bundle& in, const std::string& pre, const Model& model, const sequences& s) {
-    using tr = typename Model::traits;
-    in[pre + "arch"] = scalar_array(static_cast<double>(arch_of<Model>()));
-    in[pre + "H"] = scalar_array(static_cast<double>(tr::H::size));
-    in[pre + "eps"] = scalar_array(tr::eps);
-    in[pre + "rms"] = scalar_array(tr::norm == norm_kind::rms_norm ? 1 : 0);
-    in[pre + "tied"] = scalar_array(tr::tied ? 1 : 0);
-    in[pre + "sinusoidal"] = scalar_array(tr::positional == positional_kind::sinusoidal ? 1 : 0);
-    in[pre + "gelu_tanh"] = scalar_array(tr::gelu == gelu_kind::tanh ? 1 : 0);
-    in[pre + "L"] = scalar_array(static_cast<double>(tr::L));
-    in[pre + "L_enc"] = scalar_array(static_cast<double>(tr::L_enc));
-    in[pre + "L_dec"] = scalar_array(static_cast<double>(tr::L_dec));
-    in[pre + "l_max"] = scalar_array(static_cast<double>(tr::l_max::size));
+// A model's configuration, as torch_models.py reads it (key, value).
+using case_header = std::vector<std::pair<const char*, double>>;
+
+inline void write_case(bundle& in, const std::string& pre, const case_header& header,
+                       const sequences& s) {
+    for (const auto& [key, value] : header)
+        in[pre + key] = scalar_array(value);
     in[pre + "x"] = to_array(s.x);
     if (!s.x_tilde.empty())
         in[pre + "x_tilde"] = to_array(s.x_tilde);
     if (!s.z.empty())
         in[pre + "z"] = to_array(s.z);
+}
+
+template <class Model>
+void write_case(bundle& in, const std::string& pre, const Model& model, const sequences& s) {
+    using tr = typename Model::traits;
+    write_case(in, pre,
+               {{"arch", static_cast<double>(arch_of<Model>())},
+                {"H", static_cast<double>(tr::H::size)},
+                {"eps", tr::eps},
+                {"rms", tr::norm == norm_kind::rms_norm ? 1 : 0},
+                {"tied", tr::tied ? 1 : 0},
+                {"sinusoidal", tr::positional == positional_kind::sinusoidal ? 1 : 0},
+                {"gelu_tanh", tr::gelu == gelu_kind::tanh ? 1 : 0},
+                {"L", static_cast<double>(tr::L)},
+                {"L_enc", static_cast<double>(tr::L_enc)},
+                {"L_dec", static_cast<double>(tr::L_dec)},
+                {"l_max", static_cast<double>(tr::l_max::size)}},
+               s);
     for_each_named(
         [&](const std::string& name, const auto& leaf) { in[pre + "W." + name] = to_array(leaf); },
         model);
-}
-
-// A leaf against an oracle array of the same shape, per entry (see allclose_ratio): rtol = tol,
-// atol = atol_for(tol, scale); `scale` defaults to the reference's largest entry. ≤ 1 passes.
-template <class Leaf>
-double leaf_diff(const Leaf& leaf, const array& ref, double tol, double scale = -1) {
-    const array mine = to_array(leaf);
-    if (scale < 0)
-        scale = max_abs(ref.data);
-    return allclose_ratio(mine.data, ref.data, tol, atol_for(tol, scale));
 }
 
 }  // namespace typeformer::testing
