@@ -76,8 +76,11 @@ void expect_split_exact(form f, std::size_t m, std::size_t n, std::size_t k, boo
 TEST(KernelThreads, OneColumnProductsSameBitsAsUnsplit) {
     const std::tuple<std::size_t, std::size_t, std::size_t> shapes[] = {
         {1000, 1, 300}, {1027, 1, 129}, {4099, 2, 65}, {770, 3, 768}, {255, 1, 255}};
-    for (const auto& [m, n, k] : shapes)
+    for (const auto& shape : shapes)
         for (const bool accumulate : {false, true}) {
+            // (plain variables, not a structured binding: Clang 14 cannot capture those)
+            const std::size_t m = std::get<0>(shape), n = std::get<1>(shape),
+                              k = std::get<2>(shape);
 #if TYPEFORMER_SIMD
             namespace impl = tf::kernels::simd_impl;
             if (n == 1)
@@ -102,9 +105,11 @@ TEST(KernelThreads, ColumnSplitProductsSameBitsAsUnsplit) {
         {64, 256, 384},
         {1152, 37, 64},
         {65, 255, 384}};
-    for (const auto& [m, n, k] : shapes)
+    for (const auto& shape : shapes)
         for (const form f : {form::nn, form::tn, form::nt})
-            for (const bool accumulate : {false, true})
+            for (const bool accumulate : {false, true}) {
+                const std::size_t m = std::get<0>(shape), n = std::get<1>(shape),
+                                  k = std::get<2>(shape);
                 expect_split_exact(f, m, n, k, accumulate, [&](auto& A, auto& B, auto& C) {
 #if TYPEFORMER_SIMD
                     const std::size_t rs = f == form::nt ? B.ld : 1, cs = f == form::nt ? 1 : B.ld;
@@ -115,6 +120,7 @@ TEST(KernelThreads, ColumnSplitProductsSameBitsAsUnsplit) {
                     (void)A, (void)B, (void)C;
 #endif
                 });
+            }
 }
 
 }  // namespace

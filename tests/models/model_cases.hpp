@@ -1,7 +1,7 @@
 // The checks every architecture's test runs:
 //   - against torch_models.py (PyTorch autograd, float64): the loss, P and EVERY parameter
 //     gradient, per entry |a − b| ≤ atol + rtol·|b| (torch.allclose's rule) with rtol = 1e-9
-//     (double) or 1e-4 (float) and atol = 5% of rtol times the tensor's scale (atol_for); all
+//     (double) or 3e-4 (float) and atol = 5% of rtol times the tensor's scale (atol_for); all
 //     cases of a test binary go to Python in one call (startup with torch is ~2 s);
 //   - against central finite differences of the whole model's loss, in double.
 // and the cases they run on: add_lengths<Model>(cases, name, seed) for the lengths 1, a middle
@@ -133,7 +133,10 @@ void check_against_oracle(const bundle& out, const std::string& pre, std::uint64
     for_each_named(
         [&](const std::string& name, const auto& leaf) { g.emplace_back(name, to_array(leaf)); },
         *grads);
-    check_answers(out, pre, std::is_same_v<T, double> ? 1e-9 : 1e-4, loss, P, g,
+    // float: 3e-4, not 1e-4: without FMA contraction (-O0, or an x86-64 build without FMA) the
+    // float sums of a key weight's gradient, which cancel (softmax ignores a shift common to a
+    // column), round up to 1.5e-4 away from the contracted ones (asan-ubsan-scalar measured it).
+    check_answers(out, pre, std::is_same_v<T, double> ? 1e-9 : 3e-4, loss, P, g,
                   parameter_tensor_count<Model>);
 }
 

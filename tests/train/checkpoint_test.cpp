@@ -13,16 +13,14 @@
 #include <typeformer/typeformer.hpp>
 
 #include "models/model_support.hpp"
+#include "train_config.hpp"
 
 namespace tf = typeformer;
 using namespace tf::testing;
 
 namespace {
 
-struct cfg {
-    static constexpr std::size_t N_V = 11, l_max = 7, L = 2, H = 2, d_e = 6, d_mlp = 8, d_attn = 3,
-                                 d_mid = 4, d_f = 5;
-};
+using train::cfg;
 struct other_cfg {  // same shapes, another ε: only the signature tells them apart
     static constexpr std::size_t N_V = 11, l_max = 7, L = 2, H = 2, d_e = 6, d_mlp = 8, d_attn = 3,
                                  d_mid = 4, d_f = 5;

@@ -8,25 +8,22 @@
 #include <memory>
 #include <set>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include <typeformer/typeformer.hpp>
 
 #include "models/model_support.hpp"
+#include "train_config.hpp"
 
 namespace tf = typeformer;
 using namespace tf::testing;
 
 namespace {
 
-struct cfg {
-    static constexpr std::size_t N_V = 11, l_max = 7, L = 2, H = 2, d_e = 6, d_mlp = 8, d_attn = 3,
-                                 d_mid = 4, d_f = 5;
-};
-using D = tf::DTransformer<double, cfg>;
-using E = tf::ETransformer<double, cfg>;
-using ED = tf::EDTransformer<double, cfg>;
+using train::cfg;
+using train::D;
+using train::E;
+using train::ED;
 
 // Per entry, as torch.allclose: |a − b| ≤ atol + rtol·|b|.
 template <class Model>
@@ -344,98 +341,6 @@ TEST(Training, BadOptionsAreRefusedAndTouchNothing) {
     EXPECT_EQ(tf::DTraining(*m, bad, {}, *st), tf::status::token_out_of_range);
     EXPECT_TRUE(tf::bit_equal(*m, *m0));
     EXPECT_EQ(st->step, 0u);
-}
-
-// Threads: the same seed and thread count give the same bits; another thread count gives the same
-// parameters within rounding (only the order of the final sum of gradients changes).
-#if !defined(_OPENMP)
-#error "tests/train is built with OpenMP so that the workers really run on threads"
-#endif
-template <class Model, std::size_t Threads, class Train>
-std::unique_ptr<Model> trained(Train train) {
-    auto m = random_model<Model>(8, 0.4);
-    auto st = std::make_unique<tf::training_state<Model, Threads>>();
-    EXPECT_EQ(train(*m, *st), tf::status::ok);
-    EXPECT_EQ(st->step, 6u);
-    return m;
-}
-
-template <class Model, class Train>
-void expect_thread_counts_agree(Train train) {
-    const auto one = trained<Model, 1>(train);
-    const auto three = trained<Model, 3>(train);
-    const auto three_again = trained<Model, 3>(train);
-    EXPECT_TRUE(tf::bit_equal(*three, *three_again));
-    EXPECT_FALSE(tf::bit_equal(*three, *random_model<Model>(8, 0.4)));  // it trained
-    // The key biases' gradient is zero in exact arithmetic (softmax ignores a shift common to
-    // a column), so what both runs hold there is rounding noise (~1e-17) in a different order;
-    // AdamW turns it into steps of about lr·g/ε ≈ 1e-11 each. Their bound is that noise over
-    // the run's steps; every other entry is held to 1e-11 relative.
-    for_each_named(
-        [&](const std::string& name, const auto& a, const auto& b) {
-            const auto x = leaf_span(a);
-            const auto y = leaf_span(b);
-            const double atol = name.ends_with("b_k") ? 1e-9 : 1e-11;
-            for (std::size_t i = 0; i < x.size(); ++i)
-                EXPECT_NEAR(x[i], y[i], atol + 1e-11 * std::fabs(y[i])) << name;
-        },
-        *three, *one);
-}
-
-TEST(Training, ThreadsGiveTheSameResult) {
-    std::vector<std::vector<tf::token>> xs;
-    for (std::size_t k = 0; k < 10; ++k)
-        xs.push_back(random_tokens(2 + k % 6, cfg::N_V, 700 + k));
-    tf::training_options o{
-        .epochs = 2, .batch_size = 4, .lr = 0.01, .clip_norm = 1.0, .bert_replacement = true};
-    expect_thread_counts_agree<D>([&](D& m, auto& st) { return tf::DTraining(m, xs, o, st); });
-    expect_thread_counts_agree<E>([&](E& m, auto& st) { return tf::ETraining(m, xs, o, st); });
-}
-
-// What threads share is the model, read only: forward, loss_and_grad and KV-cache sampling on
-// one const model from four std::threads at once, each with its own workspace, gradients, cache
-// and generator, give bit for bit what one thread gives alone (no hidden static or
-// thread_local state; ThreadSanitizer watches this test in .ci/test's tsan section).
-TEST(Threads, ConcurrentUseOfASharedModelIsSafeAndBitIdentical) {
-    const auto m = random_model<D>(12, 0.4);
-    struct result {
-        double loss = 0;
-        std::unique_ptr<D> grads = std::make_unique<D>();
-        std::vector<tf::token> sampled;
-    };
-    auto run = [&](std::size_t k, result& r) {
-        const auto x = random_tokens(3 + k % 4, cfg::N_V, 900 + k);
-        auto ws = std::make_unique<tf::training_workspace<D>>();
-        r.loss = tf::loss_and_grad(*m, x, *r.grads, *ws);
-        auto cache = std::make_unique<tf::kv_cache<D>>();
-        tf::rng gen(k);
-        std::vector<tf::token> y(cfg::l_max);
-        std::size_t n = 0;
-        const std::vector<tf::token> prompt(x.begin(), x.begin() + 2);
-        EXPECT_EQ(tf::try_DInference(*m, *cache, prompt, 4, {.tau = 0.8f, .top_k = 5}, gen,
-                                     std::span(y), n),
-                  tf::status::ok);
-        r.sampled.assign(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n));
-    };
-    constexpr std::size_t N = 4;
-    std::array<result, N> alone, together;
-    for (std::size_t k = 0; k < N; ++k)
-        run(k, alone[k]);
-    for (int round = 0; round < 3; ++round) {
-        for (auto& r : together)
-            r = result{};
-        std::vector<std::thread> threads;
-        for (std::size_t k = 0; k < N; ++k)
-            threads.emplace_back([&, k] { run(k, together[k]); });
-        for (auto& t : threads)
-            t.join();
-        for (std::size_t k = 0; k < N; ++k) {
-            EXPECT_EQ(together[k].loss, alone[k].loss) << k;
-            EXPECT_TRUE(tf::bit_equal(*together[k].grads, *alone[k].grads)) << k;
-            EXPECT_EQ(together[k].sampled, alone[k].sampled) << k;
-            EXPECT_FALSE(together[k].sampled.empty());
-        }
-    }
 }
 
 // AdamW's decoupled decay leaves γ, β and biases alone unless asked: with a zero gradient the
