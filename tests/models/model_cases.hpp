@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model_support.hpp"
@@ -181,14 +182,27 @@ inline std::string parent_run() {
     return parent + "@" + stat.substr(pos + 1, stat.find(' ', pos + 1) - pos - 1);
 }
 
+// This test binary: device, inode, size and modification time of /proc/self/exe. The cases'
+// inputs are a deterministic function of the binary's code, so within one run of the suite its
+// identity stands for their bytes ("" if it cannot be read, which turns the cache off).
+inline std::string binary_identity() {
+    struct stat st {};
+    if (::stat("/proc/self/exe", &st) != 0)
+        return {};
+    return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" +
+           std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec);
+}
+
 // Runs torch_models.py once on every case and keeps the answer (or the failure, so a broken
 // oracle fails every case without rerunning Python each time). CTest runs each case in its own
 // process, so the answer is also cached in the build directory under `name`, keyed by
-// everything that determines it: the exact input bytes, the text of torch_models.py and of
-// oracle.py, the interpreter — and the parent process (ctest) with its start time, so the cache
-// serves the cases of ONE run of the suite only: every run asks PyTorch again, and a missing or
-// broken PyTorch fails every case loudly instead of passing on an old answer. One Python call
-// per binary and run, not one per case.
+// everything that determines it: the test binary (binary_identity: the inputs are its function),
+// the text of torch_models.py and of oracle.py, the interpreter — and the parent process (ctest)
+// with its start time, so the cache serves the cases of ONE run of the suite only: every run
+// asks PyTorch again, and a missing or broken PyTorch fails every case loudly instead of passing
+// on an old answer. One Python call per binary and run, not one per case; a process that finds
+// the answer does not even build the other cases' inputs (seconds each under the sanitizers).
 inline const bundle& oracle_answers(const std::vector<oracle_case>& cases,
                                     const std::string& name) {
     struct answer {
@@ -198,23 +212,16 @@ inline const bundle& oracle_answers(const std::vector<oracle_case>& cases,
     static const answer a = [&] {
         answer r;
         try {
-            bundle in;
-            for (std::size_t k = 0; k < cases.size(); ++k)
-                cases[k].write(in, case_prefix(k));
-            in["ncases"] = scalar_array(static_cast<double>(cases.size()));
             const std::string base = std::string(TYPEFORMER_TEST_BINARY_DIR) + "/oracle_" + name;
             const std::string pid = std::to_string(::getpid());
-            write_bundle(base + ".in." + pid, in);
-            const std::string run = parent_run();
+            const std::string run = parent_run(), binary = binary_identity();
             const std::string key =
-                run.empty()
+                run.empty() || binary.empty()
                     ? std::string{}
-                    : "run " + run + "\npython " + TYPEFORMER_PYTHON + "\n" +
+                    : "run " + run + "\nbinary " + binary + "\npython " + TYPEFORMER_PYTHON + "\n" +
                           file_bytes(std::string(TYPEFORMER_TESTS_DIR) +
                                      "/models/torch_models.py") +
-                          file_bytes(std::string(TYPEFORMER_TESTS_DIR) + "/support/oracle.py") +
-                          file_bytes(base + ".in." + pid);
-            std::remove((base + ".in." + pid).c_str());
+                          file_bytes(std::string(TYPEFORMER_TESTS_DIR) + "/support/oracle.py");
             if (!key.empty() && file_bytes(base + ".key") == key) {
                 try {
                     r.out = read_bundle(base + ".out");
@@ -222,6 +229,10 @@ inline const bundle& oracle_answers(const std::vector<oracle_case>& cases,
                 } catch (const std::exception&) {  // torn or missing: ask Python again
                 }
             }
+            bundle in;
+            for (std::size_t k = 0; k < cases.size(); ++k)
+                cases[k].write(in, case_prefix(k));
+            in["ncases"] = scalar_array(static_cast<double>(cases.size()));
             r.out = run_python("models/torch_models.py", in);
             write_bundle(base + ".out." + pid, r.out);  // publish atomically: out, then its key
             std::rename((base + ".out." + pid).c_str(), (base + ".out").c_str());

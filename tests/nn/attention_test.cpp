@@ -18,6 +18,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -45,6 +46,9 @@ using Do = tf::d_out<7>;
 using Hn = tf::H<3>;
 using Lx = tf::l_x<11>;
 using Lz = tf::l_z<13>;
+// Longer than one causal block (tf::nn::detail::causal_block = 24 columns): the blocked path.
+using Lx_long = tf::l_x<70>;
+using Lz_long = tf::l_z<74>;
 
 template <class T>
 using self_attention = tf::nn::Attention<T, Dx, Dx, Da, Do>;
@@ -436,6 +440,26 @@ void check_against_pytorch(double tol) {
                 add_oracle_case(in, ours, n++, *pc, X, Z, false, mask, rng);
             });
         }
+    }
+    // Causal attention past one block of columns: lines 4–6 and their backward run block by
+    // block on the rows the mask keeps (a partial last block, one ending on a block boundary).
+    static_assert(tf::nn::detail::causal_block == 24, "the lengths below straddle its blocks");
+    for (std::size_t l : {25, 48, 49, 70}) {
+        mat<T, Dx, Lx_long> X;
+        X.resize_cols(l);
+        randomize(X, rng);
+        add_oracle_case(in, ours, n++, *ps, X, X, true, tf::mask_unidirectional{}, rng);
+    }
+    using sz = std::size_t;
+    for (auto [lx, lz, offset] :
+         {std::tuple{sz{40}, sz{44}, sz{4}}, std::tuple{sz{30}, sz{70}, sz{0}}}) {
+        mat<T, Dx, Lx_long> X;  // blocked forward, plain backward (offset > 0 or l_z ≠ l_x)
+        mat<T, Dz, Lz_long> Z;
+        X.resize_cols(lx);
+        Z.resize_cols(lz);
+        randomize(X, rng);
+        randomize(Z, rng);
+        add_oracle_case(in, ours, n++, *pc, X, Z, false, tf::mask_unidirectional{offset}, rng);
     }
     {  // MaskΔ with an offset (queries after a KV cache of 4 positions): l_z = l_x + 4
         mat<T, Dx, Lx> X;
