@@ -46,7 +46,7 @@ using Do = tf::d_out<7>;
 using Hn = tf::H<3>;
 using Lx = tf::l_x<11>;
 using Lz = tf::l_z<13>;
-// Longer than one causal block (tf::nn::detail::causal_block = 24 columns): the blocked path.
+// Lengths a blocked or tiled causal path would cut into several pieces (24 to 70 columns).
 using Lx_long = tf::l_x<70>;
 using Lz_long = tf::l_z<74>;
 
@@ -441,9 +441,8 @@ void check_against_pytorch(double tol) {
             });
         }
     }
-    // Causal attention past one block of columns: lines 4–6 and their backward run block by
-    // block on the rows the mask keeps (a partial last block, one ending on a block boundary).
-    static_assert(tf::nn::detail::causal_block == 24, "the lengths below straddle its blocks");
+    // Causal attention over longer sequences: partial and whole blocks of any tiling by 6, 8,
+    // 16 or 24 columns, with and without an offset, l_z = l_x and l_z > l_x.
     for (std::size_t l : {25, 48, 49, 70}) {
         mat<T, Dx, Lx_long> X;
         X.resize_cols(l);
@@ -453,7 +452,7 @@ void check_against_pytorch(double tol) {
     using sz = std::size_t;
     for (auto [lx, lz, offset] :
          {std::tuple{sz{40}, sz{44}, sz{4}}, std::tuple{sz{30}, sz{70}, sz{0}}}) {
-        mat<T, Dx, Lx_long> X;  // blocked forward, plain backward (offset > 0 or l_z ≠ l_x)
+        mat<T, Dx, Lx_long> X;
         mat<T, Dz, Lz_long> Z;
         X.resize_cols(lx);
         Z.resize_cols(lz);

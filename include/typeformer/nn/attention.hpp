@@ -59,26 +59,6 @@ constexpr T attention_scale() noexcept {
     return T(1) / kernels::detail::cmath::sqrt(T(Dattn::size));
 }
 
-// A block of a view: rows [r0, r0 + rows), columns [c0, c0 + cols).
-template <class T, class R, class C>
-constexpr mat_view<T, R, C> attention_block(mat_view<T, R, C> m, std::size_t r0, std::size_t rows,
-                                            std::size_t c0, std::size_t cols) noexcept {
-    return {m.ptr + r0 + c0 * m.ld, m.ld, rows, cols};
-}
-
-// Causal attention skips what the mask removes. Column t_x of A keeps rows t_z ≤ t_x + offset,
-// so a block of causal_block columns [c0, c1) needs rows [0, c1 + offset) of S, K and V only:
-// lines 4 and 6 run block by block on those rows, about half the work when l_z = l_x (the rows a
-// block computes past a column's own limit are masked: softmax writes exact zeros there, which
-// the products add exactly). A multiple of both register-tile widths (6 with AVX2, 8 with
-// AVX-512); sequences of one block take the plain path.
-inline constexpr std::size_t causal_block = 24;
-
-// Rows of S a causal block ending at column c1 needs.
-constexpr std::size_t causal_rows(std::size_t c1, std::size_t offset, std::size_t l_z) noexcept {
-    return c1 + offset < l_z ? c1 + offset : l_z;
-}
-
 // Lines 4–6 of Algorithm 4 for one head. Q (d_attn, l_x), K (d_attn, l_z), V (d_v, l_z) may be
 // blocks of rows of stacked heads. Writes A ← softmax(S/√d_attn) (l_z, l_x), the probabilities
 // backward needs, and Ṽ ← V·A (d_v, l_x).
@@ -87,27 +67,6 @@ constexpr void attention_core_forward(mat_view<const T, Dattn, Lx> Q,
                                       mat_view<const T, Dattn, Lz> K, mat_view<const T, Dv, Lz> V,
                                       Mask mask, mat_view<T, Lz, Lx> A,
                                       mat_view<T, Dv, Lx> Vt) noexcept {
-    const std::size_t l_x = Q.cols(), l_z = K.cols();
-    if constexpr (std::is_same_v<Mask, mask_unidirectional>) {
-        if (l_x > causal_block) {
-            for (std::size_t c0 = 0; c0 < l_x; c0 += causal_block) {  // 4: S ← KᵀQ, kept rows
-                const std::size_t n = l_x - c0 < causal_block ? l_x - c0 : causal_block;
-                const std::size_t r = causal_rows(c0 + n, mask.offset, l_z);
-                matmul(transpose(attention_block(K, 0, K.rows(), 0, r)),
-                       attention_block(Q, 0, Q.rows(), c0, n), attention_block(A, 0, r, c0, n));
-            }
-            // 5–6: A ← softmax(S/√d_attn) over each column's kept rows, exact zeros elsewhere
-            softmax_columns(A, attention_scale<T, Dattn>(), mask);
-            const mat_view<const T, Lz, Lx> Ac{A.ptr, A.ld, A.n_rows, A.n_cols};
-            for (std::size_t c0 = 0; c0 < l_x; c0 += causal_block) {  // 6: Ṽ ← V·A, kept rows
-                const std::size_t n = l_x - c0 < causal_block ? l_x - c0 : causal_block;
-                const std::size_t r = causal_rows(c0 + n, mask.offset, l_z);
-                matmul(attention_block(V, 0, V.rows(), 0, r), attention_block(Ac, 0, r, c0, n),
-                       attention_block(Vt, 0, Vt.rows(), c0, n));
-            }
-            return;
-        }
-    }
     matmul(transpose(K), Q, A);  // 4: S ← KᵀQ                                     (l_z, l_x)
     // 5: S[t_z, t_x] ← −∞ where ¬Mask[t_z, t_x];  6: A ← softmax(S/√d_attn), masked → exactly 0
     softmax_columns(A, attention_scale<T, Dattn>(), mask);
@@ -116,53 +75,13 @@ constexpr void attention_core_forward(mat_view<const T, Dattn, Lx> Q,
 
 // Backward of lines 4–6 for one head, from the forward's A. WRITES (=, not +=) dQ, dK, dV: the
 // callers own these per-head blocks and accumulate them into the parameters afterwards.
-// dA, dS (l_z, l_x) are scratch. Causal self-attention (offset 0, l_z = l_x) skips the masked
-// half as the forward does: column blocks for dA, dS and dQ (rows [0, c1)), then row blocks for
-// dV and dK (row t_z sees columns t_x ≥ t_z only), on the same grid, so every entry of dS they
-// read was written by a column block.
-template <class T, class Dattn, class Dv, class Lx, class Lz, class Mask = mask_bidirectional>
+// dA, dS (l_z, l_x) are scratch.
+template <class T, class Dattn, class Dv, class Lx, class Lz>
 void attention_core_backward(mat_view<const T, Dattn, Lx> Q, mat_view<const T, Dattn, Lz> K,
                              mat_view<const T, Dv, Lz> V, mat_view<const T, Lz, Lx> A,
                              mat_view<const T, Dv, Lx> dVt, mat_view<T, Dattn, Lx> dQ,
                              mat_view<T, Dattn, Lz> dK, mat_view<T, Dv, Lz> dV,
-                             mat_view<T, Lz, Lx> dA, mat_view<T, Lz, Lx> dS,
-                             Mask mask = {}) noexcept {
-    const std::size_t l_x = Q.cols(), l_z = K.cols();
-    if constexpr (std::is_same_v<Mask, mask_unidirectional>) {
-        if (mask.offset == 0 && l_z == l_x && l_x > causal_block) {
-            const mat_view<const T, Lz, Lx> dSc{dS.ptr, dS.ld, dS.n_rows, dS.n_cols};
-            for (std::size_t c0 = 0; c0 < l_x; c0 += causal_block) {
-                const std::size_t n = l_x - c0 < causal_block ? l_x - c0 : causal_block;
-                const std::size_t r = c0 + n;  // rows [0, r) of this block's columns
-                const auto dA_b = attention_block(dA, 0, r, c0, n);
-                const auto dS_b = attention_block(dS, 0, r, c0, n);
-                // 6: dA = Vᵀ dṼ
-                matmul(transpose(attention_block(V, 0, V.rows(), 0, r)),
-                       attention_block(dVt, 0, dVt.rows(), c0, n), dA_b);
-                // 5–6: dS = A ⊙ (dA − 1·Σ_t_z A⊙dA)/√d_attn (masked rows: A = 0, so dS = 0)
-                fill(dS_b, T(0));
-                softmax_columns_backward(attention_block(A, 0, r, c0, n),
-                                         mat_view<const T, Lz, Lx>{dA_b.ptr, dA_b.ld, r, n},
-                                         attention_scale<T, Dattn>(), dS_b);
-                // 4: dQ = K dS
-                matmul(attention_block(K, 0, K.rows(), 0, r), attention_block(dSc, 0, r, c0, n),
-                       attention_block(dQ, 0, dQ.rows(), c0, n));
-            }
-            for (std::size_t r0 = 0; r0 < l_z; r0 += causal_block) {
-                const std::size_t n = l_z - r0 < causal_block ? l_z - r0 : causal_block;
-                const std::size_t k = l_x - r0;  // columns [r0, l_x) see rows [r0, r0 + n)
-                // 6: dV = dṼ Aᵀ
-                matmul(attention_block(dVt, 0, dVt.rows(), r0, k),
-                       transpose(attention_block(A, r0, n, r0, k)),
-                       attention_block(dV, 0, dV.rows(), r0, n));
-                // 4: dK = Q dSᵀ
-                matmul(attention_block(Q, 0, Q.rows(), r0, k),
-                       transpose(attention_block(dSc, r0, n, r0, k)),
-                       attention_block(dK, 0, dK.rows(), r0, n));
-            }
-            return;
-        }
-    }
+                             mat_view<T, Lz, Lx> dA, mat_view<T, Lz, Lx> dS) noexcept {
     matmul(dVt, transpose(A), dV);  // 6: dV = dṼ Aᵀ                               (d_v, l_z)
     matmul(transpose(V), dVt, dA);  // 6: dA = Vᵀ dṼ                               (l_z, l_x)
     // 5–6: dS = A ⊙ (dA − 1·Σ_t_z A⊙dA)/√d_attn; masked entries have A = 0, so dS = 0 there
@@ -294,7 +213,7 @@ void backward(
     detail::attention_core_backward(detail::attention_cview(c.Q), detail::attention_cview(c.K),
                                     detail::attention_cview(c.V), detail::attention_cview(c.A),
                                     detail::attention_cview(dVt), as_view(s.dQ), as_view(s.dK),
-                                    as_view(s.dV), as_view(s.dA), as_view(s.dS), mask);  // 6–4
+                                    as_view(s.dV), as_view(s.dA), as_view(s.dS));  // 6–4
 
     matmul_add(s.dV, transpose(Zv), grads.W_v);  // 3: dW_v += dV Zᵀ
     add_bias_grad(s.dV, grads.b_v);              // 3: db_v += dV 1

@@ -154,7 +154,7 @@ void backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const X
         detail::attention_core_backward(
             head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
             head(attention_cview(c.V), h), attention_cview(c.A[h]), head(attention_cview(s.dY), h),
-            head(s.dQ, h), head(s.dK, h), head(s.dV, h), as_view(s.dA), as_view(s.dS), mask);
+            head(s.dQ, h), head(s.dK, h), head(s.dV, h), as_view(s.dA), as_view(s.dS));
 
     // 2, Alg. 4 lines 3–1 for every head at once
     matmul_add(s.dV, transpose(Zv), grads.W_v);  // dW_v += dV Zᵀ
