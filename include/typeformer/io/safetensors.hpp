@@ -20,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cerrno>
@@ -654,6 +655,54 @@ inline result report(const problem_list& p, std::string_view source) {
     return {p.first, std::move(msg)};
 }
 
+// A parameter tensor as the file code handles it: its name, its shape in the file, and its
+// storage (file element k, row-major (r, c), is data[r + c·rows] for a matrix, data[k] for a
+// vector). A model is walked into these once; the per-tensor work (validation, conversion,
+// formatting) then runs in plain loops, compiled once per model instead of once for every tensor
+// type at every member the walk passes: that was most of the object code of a file that loads or
+// saves a model.
+struct file_leaf {
+    std::string name;
+    std::array<std::size_t, 4> dims{};
+    std::size_t rank = 0;
+    const void* data = nullptr;
+    void* mutable_data = nullptr;  // null when the model was const
+    bool is_double = false;        // else float
+    std::size_t rows = 0, cols = 1;
+
+    std::span<const std::size_t> shape() const noexcept { return {dims.data(), rank}; }
+    std::size_t elements() const noexcept { return rows * cols; }
+    std::size_t storage_index(std::size_t k) const noexcept { return k / cols + (k % cols) * rows; }
+};
+
+template <class Model>
+std::vector<file_leaf> file_leaves(Model& model) {
+    std::vector<file_leaf> out;
+    out.reserve(parameter_tensor_count<std::remove_cv_t<Model>>);
+    for_each_param(model, [&](const param_name& name, auto& leaf) {
+        using Leaf = std::remove_cvref_t<decltype(leaf)>;
+        using T = typename Leaf::value_type;
+        static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                      "typeformer::io: weights files hold float or double parameters");
+        constexpr auto shape = file_shape<Leaf>;
+        static_assert(shape.rank <= 4);
+        file_leaf f;
+        f.name = name.view();
+        std::copy(shape.dims.begin(), shape.dims.end(), f.dims.begin());
+        f.rank = shape.rank;
+        f.data = leaf.data();
+        if constexpr (!std::is_const_v<std::remove_reference_t<decltype(leaf)>>)
+            f.mutable_data = leaf.data();
+        f.is_double = std::is_same_v<T, double>;
+        if constexpr (requires { typename Leaf::rows_dim; })
+            f.rows = Leaf::rows_dim::size, f.cols = Leaf::cols_dim::size;
+        else
+            f.rows = leaf_elements<Leaf>;
+        out.push_back(std::move(f));
+    });
+    return out;
+}
+
 struct load_plan {
     parsed_header header;
     std::vector<std::size_t> entry_of_leaf;  // walk order → index into header.tensors
@@ -773,18 +822,19 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
     // The model's parameters against the file's tensors, by name.
     plan.entry_of_leaf.clear();
     plan.entry_of_leaf.reserve(parameter_tensor_count<Model>);
-    for_each_param(model, [&](const param_name& name, const auto& leaf) {
-        constexpr auto expected = file_shape<decltype(leaf)>;
-        const auto it = std::lower_bound(by_name.begin(), by_name.end(), name.view(),
+    for (const file_leaf& leaf : file_leaves(model)) {
+        const auto expected = leaf.shape();
+        const std::string_view name = leaf.name;
+        const auto it = std::lower_bound(by_name.begin(), by_name.end(), name,
                                          [&](std::size_t i, std::string_view n) {
                                              return std::string_view(tensors[i].name) < n;
                                          });
-        if (it == by_name.end() || tensors[*it].name != name.view()) {
+        if (it == by_name.end() || tensors[*it].name != name) {
             problems.add(status::missing_tensor,
-                         fmt::format("missing tensor '{}' (expected shape {})", name.view(),
-                                     shape_string(expected.dims)));
+                         fmt::format("missing tensor '{}' (expected shape {})", name,
+                                     shape_string(expected)));
             plan.entry_of_leaf.push_back(0);
-            return;
+            continue;
         }
         auto& t = tensors[*it];
         t.used = true;
@@ -793,14 +843,14 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
             problems.add(
                 status::bad_dtype,
                 fmt::format("tensor '{}': dtype {} is not supported (F32, F64, BF16 and F16 are)",
-                            name.view(), t.dtype));
-        const bool same_shape = t.shape.size() == expected.rank &&
-                                std::equal(t.shape.begin(), t.shape.end(), expected.dims.begin());
+                            name, t.dtype));
+        const bool same_shape = t.shape.size() == expected.size() &&
+                                std::equal(t.shape.begin(), t.shape.end(), expected.begin());
         if (!same_shape)
             problems.add(status::shape_mismatch,
-                         fmt::format("tensor '{}': shape {} in the file, expected {}", name.view(),
-                                     shape_string(t.shape), shape_string(expected.dims)));
-    });
+                         fmt::format("tensor '{}': shape {} in the file, expected {}", name,
+                                     shape_string(t.shape), shape_string(expected)));
+    }
     for (const auto& t : tensors)
         if (!t.used)
             problems.add(
@@ -858,18 +908,18 @@ inline float f16_to_float(std::uint16_t h) noexcept {
 }
 
 // One leaf from the file's row-major bytes; Read(p) → a float or double.
-template <class Leaf, class Read>
-void copy_in(Leaf& leaf, const std::byte* src, std::size_t elem_size, Read read) noexcept {
-    using T = typename Leaf::value_type;
-    T* d = leaf.data();
-    if constexpr (requires { typename Leaf::rows_dim; }) {
-        constexpr std::size_t R = Leaf::rows_dim::size, C = Leaf::cols_dim::size;
-        for (std::size_t r = 0; r < R; ++r)
-            for (std::size_t c = 0; c < C; ++c)
-                d[r + c * R] = static_cast<T>(read(src + (r * C + c) * elem_size));
+template <class Read>
+void copy_in(const file_leaf& leaf, const std::byte* src, std::size_t elem_size,
+             Read read) noexcept {
+    const std::size_t n = leaf.elements();
+    if (leaf.is_double) {
+        auto* d = static_cast<double*>(leaf.mutable_data);
+        for (std::size_t k = 0; k < n; ++k)
+            d[leaf.storage_index(k)] = static_cast<double>(read(src + k * elem_size));
     } else {
-        for (std::size_t i = 0; i < leaf_elements<Leaf>; ++i)
-            d[i] = static_cast<T>(read(src + i * elem_size));
+        auto* d = static_cast<float*>(leaf.mutable_data);
+        for (std::size_t k = 0; k < n; ++k)
+            d[leaf.storage_index(k)] = static_cast<float>(read(src + k * elem_size));
     }
 }
 
@@ -881,8 +931,7 @@ result check_finite(const Model& model, const load_plan& plan, const std::byte* 
                     std::string_view source) {
     problem_list problems;
     std::size_t leaf = 0, bad_tensors = 0;
-    for_each_param(model, [&](const param_name& name, const auto& p) {
-        using T = typename std::remove_cvref_t<decltype(p)>::value_type;
+    for (const file_leaf& p : file_leaves(model)) {
         const auto& t = plan.header.tensors[plan.entry_of_leaf[leaf++]];
         const auto dt = find_dtype(t.dtype)->as_dtype;
         const std::size_t es = dtype_size(dt), n = (t.end - t.begin) / es;
@@ -897,8 +946,8 @@ result check_finite(const Model& model, const load_plan& plan, const std::byte* 
                                                  : f16_to_float(le16(q));
             // Overflow is checked in double: converting an out-of-range double to float is
             // undefined behaviour in C++, even where the hardware gives ∞.
-            const bool fits = sizeof(T) >= sizeof(double) ||
-                              std::fabs(v) <= static_cast<double>(std::numeric_limits<T>::max());
+            const bool fits = p.is_double || std::fabs(v) <= static_cast<double>(
+                                                                 std::numeric_limits<float>::max());
             if (!std::isfinite(v) || !fits) {
                 if (count++ == 0)
                     first = k, first_value = v;
@@ -909,9 +958,9 @@ result check_finite(const Model& model, const load_plan& plan, const std::byte* 
                 status::non_finite,
                 fmt::format("tensor '{}': {} non-finite value{} (first at flat index {}: "
                             "{}{}); pass non_finite_values::accept to load them anyway",
-                            name.view(), count, count == 1 ? "" : "s", first, first_value,
+                            p.name, count, count == 1 ? "" : "s", first, first_value,
                             std::isfinite(first_value) ? ", too large for the model's type" : ""));
-    });
+    }
     if (!problems.empty())
         return report(problems, source);
     return {};
@@ -921,7 +970,7 @@ result check_finite(const Model& model, const load_plan& plan, const std::byte* 
 template <class Model>
 void apply_load(Model& model, const load_plan& plan, const std::byte* data) noexcept {
     std::size_t leaf = 0;
-    for_each_param(model, [&](const param_name&, auto& p) {
+    for (const file_leaf& p : file_leaves(model)) {
         const auto& t = plan.header.tensors[plan.entry_of_leaf[leaf++]];
         const std::byte* src = data + t.begin;
         switch (find_dtype(t.dtype)->as_dtype) {
@@ -940,7 +989,7 @@ void apply_load(Model& model, const load_plan& plan, const std::byte* data) noex
                 copy_in(p, src, 2, [](const std::byte* q) { return f16_to_float(le16(q)); });
                 break;
         }
-    });
+    }
 }
 
 // ---- writing ----
@@ -968,15 +1017,13 @@ std::string make_header(const Model& model, dtype dt, const metadata& md = {}) {
         h += ',' + json_string(key) + ':' + json_string(value);
     h += '}';
     std::uint64_t offset = 0;
-    for_each_param(model, [&](const param_name& name, const auto& leaf) {
-        constexpr auto shape = file_shape<decltype(leaf)>;
-        const std::uint64_t bytes = shape.elements() * dtype_size(dt);
+    for (const file_leaf& leaf : file_leaves(model)) {
+        const std::uint64_t bytes = leaf.elements() * dtype_size(dt);
         // Walk names are [A-Za-z0-9_.]: member names and indices, nothing to escape.
-        h += fmt::format(R"(,"{}":{{"dtype":"{}","shape":[{}],"data_offsets":[{},{}]}})",
-                         name.view(), dtype_name(dt), fmt::join(shape.dims, ","), offset,
-                         offset + bytes);
+        h += fmt::format(R"(,"{}":{{"dtype":"{}","shape":[{}],"data_offsets":[{},{}]}})", leaf.name,
+                         dtype_name(dt), fmt::join(leaf.shape(), ","), offset, offset + bytes);
         offset += bytes;
-    });
+    }
     h += '}';
     while (h.size() % 8 != 0)
         h += ' ';
@@ -994,24 +1041,22 @@ bool write_image(const Model& model, dtype dt, Sink&& sink, const metadata& md =
     if (!sink(reinterpret_cast<const std::byte*>(header.data()), header.size()))
         return false;
     std::vector<std::byte> buf;
-    bool ok = true;
-    for_each_param(model, [&](const param_name&, const auto& leaf) {
-        if (!ok)
-            return;
-        using Leaf = std::remove_cvref_t<decltype(leaf)>;
-        const std::size_t es = dtype_size(dt);
-        buf.resize(leaf_elements<Leaf> * es);
-        const auto* s = leaf.data();
-        for (std::size_t k = 0; k < leaf_elements<Leaf>; ++k) {
-            const auto x = s[file_to_storage_index<Leaf>(k)];
+    for (const file_leaf& leaf : file_leaves(model)) {
+        const std::size_t es = dtype_size(dt), n = leaf.elements();
+        buf.resize(n * es);
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t i = leaf.storage_index(k);
+            const double x = leaf.is_double ? static_cast<const double*>(leaf.data)[i]
+                                            : static_cast<const float*>(leaf.data)[i];
             if (dt == dtype::f64)
-                put_le64(buf.data() + k * 8, std::bit_cast<std::uint64_t>(static_cast<double>(x)));
+                put_le64(buf.data() + k * 8, std::bit_cast<std::uint64_t>(x));
             else
                 put_le32(buf.data() + k * 4, std::bit_cast<std::uint32_t>(static_cast<float>(x)));
         }
-        ok = sink(buf.data(), buf.size());
-    });
-    return ok;
+        if (!sink(buf.data(), buf.size()))
+            return false;
+    }
+    return true;
 }
 
 inline std::string errno_text(int e) {
