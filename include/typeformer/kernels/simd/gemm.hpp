@@ -112,6 +112,16 @@ void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::si
     }
 }
 
+// f(std::integral_constant<std::size_t, n>{}) for a run-time n in [1, N]: a row panel's
+// batch count or an edge tile's width becomes a constant for the packing and the tiles.
+template <std::size_t N, class F>
+void with_constant(std::size_t n, F&& f) {
+    [&]<std::size_t... V>(std::index_sequence<V...>) {
+        ((n == V + 1 ? f(std::integral_constant<std::size_t, V + 1>{}) : void()), ...);
+    }
+    (std::make_index_sequence<N>{});
+}
+
 // One row panel (MV batches) against nc columns: full tiles, then one narrower tile.
 template <class T, std::size_t MV>
 void gemm_panel(std::size_t nc, std::size_t kc, const T* Ap, const T* B, std::size_t rs,
@@ -123,43 +133,43 @@ void gemm_panel(std::size_t nc, std::size_t kc, const T* Ap, const T* B, std::si
         gemm_micro<T, MV, NR>(kc, Ap, B + j * cs, rs, cs, C + j * ldc, ldc, mlast, accumulate);
     if (j == nc)
         return;
-    const std::size_t nr = nc - j;
-    [&]<std::size_t... J>(std::index_sequence<J...>) {
-        ((nr == J + 1 ? gemm_micro<T, MV, J + 1>(kc, Ap, B + j * cs, rs, cs, C + j * ldc, ldc,
-                                                 mlast, accumulate)
-                      : void()),
-         ...);
-    }
-    (std::make_index_sequence<NR - 1>{});
+    with_constant<NR - 1>(nc - j, [&](auto NRe) {
+        gemm_micro<T, MV, NRe()>(kc, Ap, B + j * cs, rs, cs, C + j * ldc, ldc, mlast, accumulate);
+    });
 }
 
-template <class T>
-void gemm_panel_any(std::size_t nv, std::size_t nc, std::size_t kc, const T* Ap, const T* B,
-                    std::size_t rs, std::size_t cs, T* C, std::size_t ldc, std::size_t mlast,
-                    bool accumulate) noexcept {
-    [&]<std::size_t... V>(std::index_sequence<V...>) {
-        ((nv == V + 1 ? gemm_panel<T, V + 1>(nc, kc, Ap, B, rs, cs, C, ldc, mlast, accumulate)
-                      : void()),
-         ...);
-    }
-    (std::make_index_sequence<gemm_mv_max>{});
-}
-
-// Ap (nv·W × kc) ← rows [0, mb) of the (mb × kc) block at A, X(i, p) = A[i + p·lda] (A·B,
-// A·Bᵀ: rows of a column are contiguous, copied by batches); rows past mb are zero.
-template <class T>
-void gemm_pack_a(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T* Ap,
-                 std::size_t nv) noexcept {
+// Ap (NV·W × kc) ← rows [0, mb) of the (mb × kc) block at A, X(i, p) = A[i + p·lda] (A·B,
+// A·Bᵀ: rows of a column are contiguous, copied by batches); rows past mb are zero. NV is a
+// constant so the copy of a column is NV unrolled loads and stores: as a loop over a run-time
+// count GCC turns it into a memcpy, which -march=znver3 expands to `rep movs`, ~30 cycles to
+// start for 64 bytes, and that was a fifth of a baby forward pass.
+template <class T, std::size_t NV>
+void gemm_pack_a(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T* Ap) noexcept {
     constexpr std::size_t W = width<T>;
-    const std::size_t ld = nv * W;
-    const std::size_t full = mb / W;
+    constexpr std::size_t ld = NV * W;
+    if (mb == ld) {
+        for (std::size_t p = 0; p < kc; ++p) {
+            const T* a = A + p * lda;
+            T* d = Ap + p * ld;
+            TYPEFORMER_UNROLL
+            for (std::size_t v = 0; v < NV; ++v)
+                batch<T>::load_unaligned(a + v * W).store_aligned(d + v * W);
+        }
+        return;
+    }
+    const std::size_t full = mb / W;  // < NV
     for (std::size_t p = 0; p < kc; ++p) {
         const T* a = A + p * lda;
         T* d = Ap + p * ld;
-        for (std::size_t v = 0; v < full; ++v)
-            batch<T>::load_unaligned(a + v * W).store_aligned(d + v * W);
-        if (full < nv)
-            load_n(a + full * W, mb - full * W).store_aligned(d + full * W);
+        TYPEFORMER_UNROLL
+        for (std::size_t v = 0; v < NV; ++v) {
+            if (v < full)
+                batch<T>::load_unaligned(a + v * W).store_aligned(d + v * W);
+            else if (v == full)
+                load_n(a + v * W, mb - full * W).store_aligned(d + v * W);
+            else
+                batch<T>(T(0)).store_aligned(d + v * W);
+        }
     }
 }
 
@@ -220,12 +230,45 @@ void gemm_pack_at(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T
         return;
     }
 #endif
-    // Portable: W × W blocks, so the reads stay on a few lines of each column of A and the
-    // writes on W rows of the panel.
+    // W × W blocks, so the reads stay on a few lines of each column of A and the writes on W
+    // rows of the panel; with AVX, a whole float block is transposed in registers.
     for (std::size_t i0 = 0; i0 < ld; i0 += W) {
         const std::size_t rows = mb > i0 ? (mb - i0 < W ? mb - i0 : W) : 0;
         for (std::size_t p0 = 0; p0 < kc; p0 += W) {
             const std::size_t cnt = kc - p0 < W ? kc - p0 : W;
+#if XSIMD_WITH_AVX
+            if constexpr (std::is_same_v<T, float> && W == 8) {
+                // A whole 8 × 8 block in registers: unpack pairs, shuffle quads, swap halves.
+                if (rows == 8 && cnt == 8) {
+                    __m256 r[8], t[8];
+                    TYPEFORMER_UNROLL
+                    for (std::size_t q = 0; q < 8; ++q)
+                        r[q] = _mm256_loadu_ps(A + (i0 + q) * lda + p0);
+                    TYPEFORMER_UNROLL
+                    for (std::size_t q = 0; q < 8; q += 2) {
+                        t[q] = _mm256_unpacklo_ps(r[q], r[q + 1]);
+                        t[q + 1] = _mm256_unpackhi_ps(r[q], r[q + 1]);
+                    }
+                    TYPEFORMER_UNROLL
+                    for (std::size_t q = 0; q < 8; q += 4) {
+                        r[q] = _mm256_shuffle_ps(t[q], t[q + 2], 0x44);
+                        r[q + 1] = _mm256_shuffle_ps(t[q], t[q + 2], 0xEE);
+                        r[q + 2] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0x44);
+                        r[q + 3] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0xEE);
+                    }
+                    // r[e] (e < 4) holds columns e and 4 + e of rows 0…3 in its halves, r[4 + e]
+                    // the same of rows 4…7.
+                    TYPEFORMER_UNROLL
+                    for (std::size_t e = 0; e < 4; ++e) {
+                        _mm256_store_ps(Ap + (p0 + e) * ld + i0,
+                                        _mm256_permute2f128_ps(r[e], r[4 + e], 0x20));
+                        _mm256_store_ps(Ap + (p0 + 4 + e) * ld + i0,
+                                        _mm256_permute2f128_ps(r[e], r[4 + e], 0x31));
+                    }
+                    continue;
+                }
+            }
+#endif
             for (std::size_t q = 0; q < rows; ++q) {
                 const T* a = A + (i0 + q) * lda + p0;
                 for (std::size_t s = 0; s < cnt; ++s)
@@ -273,12 +316,14 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                     const std::size_t i = ic + ir;
                     const std::size_t nv = gemm_tile_batches((mc - ir + W - 1) / W);
                     const std::size_t mb = mc - ir < nv * W ? mc - ir : nv * W;
-                    if (transpose_a)
-                        gemm_pack_at(mb, kc, A + i * lda + pc, lda, Ap, nv);
-                    else
-                        gemm_pack_a(mb, kc, A + i + pc * lda, lda, Ap, nv);
-                    gemm_panel_any(nv, nc, kc, Ap, B + pc * brs + jc * bcs, brs, bcs,
-                                   C + i + jc * ldc, ldc, mb - (nv - 1) * W, acc);
+                    with_constant<gemm_mv_max>(nv, [&](auto NV) {
+                        if (transpose_a)
+                            gemm_pack_at(mb, kc, A + i * lda + pc, lda, Ap, NV());
+                        else
+                            gemm_pack_a<T, NV()>(mb, kc, A + i + pc * lda, lda, Ap);
+                        gemm_panel<T, NV()>(nc, kc, Ap, B + pc * brs + jc * bcs, brs, bcs,
+                                            C + i + jc * ldc, ldc, mb - (NV() - 1) * W, acc);
+                    });
                     ir += mb;
                 }
             }
