@@ -84,10 +84,14 @@ std::string describe() {
 
 // Loads a checkpoint of typeformer-train: finds the preset whose model type the checkpoint names
 // and calls f(model, tokenizer) with the loaded model (on the heap) and its tokenizer. Throws with
-// the checkpoint's model signature when no preset matches, or when the file is no checkpoint.
+// the checkpoint's model signature when no preset matches, with the reader's reason when the file
+// cannot be read as safetensors (missing, truncated, …), and "is not a typeformer checkpoint" only
+// for a readable weights file that names no model.
 template <class F>
 void with_checkpoint(const std::string& path, F&& f) {
-    const std::string type = typeformer::io::checkpoint_model(path);
+    std::string type;
+    if (auto r = typeformer::io::try_checkpoint_model(path, type); !r)
+        throw std::runtime_error(r.message);
     if (type.empty())
         throw std::runtime_error(path + " is not a typeformer checkpoint");
     bool found = false;

@@ -4,7 +4,7 @@
 //   struct my_cfg { static constexpr std::size_t N_V = 259, l_max = 64, L = 3, H = 4, d_e = 96,
 //                   d_mlp = 384, d_attn = 24, d_mid = 24; };
 //   int main(int argc, char** argv) {
-//       typeformer::tools::train_args args;            // or parse them: add_train_options
+//       typeformer::tools::train_args args;            // cli.hpp; or parse(argc, argv, train_cli&)
 //       return typeformer::tools::train<typeformer::DTransformer<float, my_cfg>,
 //                                       typeformer::tokenize::byte_level>(args);
 //   }
@@ -36,6 +36,7 @@
 #include <typeformer/tokenize.hpp>
 #include <typeformer/typeformer.hpp>
 
+#include "cli.hpp"
 #include "presets.hpp"
 #include "text.hpp"
 
@@ -43,25 +44,6 @@ namespace typeformer::tools {
 
 // Workers of a minibatch (training_state's Threads): the development machine's two cores.
 inline constexpr std::size_t train_threads = 2;
-
-struct train_args {
-    std::string text = "/usr/share/common-licenses";  // a file or a folder of files
-    std::string out = "typeformer-run";               // output folder
-    std::string resume;                               // a checkpoint to continue from
-    double seconds = 60;                              // wall-clock budget (0: no limit)
-    std::size_t steps = 0;                            // step budget (0: no limit)
-    std::size_t batch = 8;
-    double lr = 2e-3;
-    double weight_decay = 0.1;
-    double clip = 1.0;
-    std::size_t warmup = 30;
-    double eval_every = 10;  // seconds between held-out evaluations
-    std::uint64_t seed = 1;
-    std::string prompt = "The ";
-    std::size_t sample_tokens = 300;
-    float tau = 0.8f;
-    std::size_t top_k = 40;
-};
 
 // −Σ log P over next-token targets of the held-out sequences, and the number of targets.
 template <class Model>

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include <typeformer/io/plot.hpp>
 
+#include "cli.hpp"
 #include "presets.hpp"
 
 namespace tf = typeformer;
@@ -62,31 +62,19 @@ void draw(const Model& m, const Tokenizer& tokenizer, const std::string& prompt,
 }
 
 int main(int argc, char** argv) {
-    CLI::App app{
-        "Draws every attention head of a GPT checkpoint on a prompt (the softmax of Algorithm 4) "
-        "as an SVG grid of heatmaps labelled with the prompt's tokens."};
-    std::string checkpoint, prompt, out = "attention.svg", model = "tiny";
-    std::uint64_t seed = 0;
-    auto* ckpt = app.add_option("checkpoint", checkpoint, "a checkpoint of typeformer-train");
-    auto* random = app.add_option("--seed", seed, "no checkpoint: random weights from this seed")
-                       ->excludes(ckpt);
-    app.add_option("--model", model, "with --seed: tiny, small or baby (byte tokens)")
-        ->check(CLI::IsMember({"tiny", "small", "baby"}))
-        ->needs(random)
-        ->capture_default_str();
-    app.add_option("-p,--prompt", prompt, "the text to run")->required();
-    app.add_option("-o,--out", out, "the SVG to write")->capture_default_str();
-    CLI11_PARSE(app, argc, argv);
+    tf::tools::attention_cli c;
+    if (const auto code = tf::tools::parse(argc, argv, c))
+        return *code;
     try {
-        if (!checkpoint.empty()) {
-            tf::tools::with_checkpoint(checkpoint, [&](const auto& m, const auto& tokenizer) {
-                draw(m, tokenizer, prompt, out);
+        if (!c.checkpoint.empty()) {
+            tf::tools::with_checkpoint(c.checkpoint, [&](const auto& m, const auto& tokenizer) {
+                draw(m, tokenizer, c.prompt, c.out);
             });
-        } else if (random->count() > 0) {
-            tf::tools::run_preset(model, "byte", [&]<class Model, class Tokenizer>() {
+        } else if (c.seed) {
+            tf::tools::run_preset(c.model, "byte", [&]<class Model, class Tokenizer>() {
                 auto m = std::make_unique<Model>();
-                tf::init(*m, seed);
-                draw(*m, Tokenizer{}, prompt, out);
+                tf::init(*m, *c.seed);
+                draw(*m, Tokenizer{}, c.prompt, c.out);
             });
         } else {
             throw std::runtime_error("give a checkpoint, or --seed for random weights");

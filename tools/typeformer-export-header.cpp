@@ -10,28 +10,23 @@
 #include <string>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include <typeformer/io/export_header.hpp>
 
+#include "cli.hpp"
 #include "presets.hpp"
 
 namespace tf = typeformer;
 
 int main(int argc, char** argv) {
-    CLI::App app{
-        "Writes a checkpoint of typeformer-train as a C++ header holding a constexpr parameter "
-        "object (weights in flash for a microcontroller build)."};
-    std::string checkpoint, out = "weights.hpp", name = "weights";
-    app.add_option("checkpoint", checkpoint, "a checkpoint of typeformer-train")->required();
-    app.add_option("-o,--out", out, "the header to write")->capture_default_str();
-    app.add_option("--name", name, "the C++ name of the parameter object")->capture_default_str();
-    CLI11_PARSE(app, argc, argv);
+    tf::tools::export_header_cli c;
+    if (const auto code = tf::tools::parse(argc, argv, c))
+        return *code;
     try {
-        tf::tools::with_checkpoint(checkpoint, [&]<class Model>(const Model& m, const auto&) {
-            tf::io::export_header(m, out, name);
-            fmt::print("{}: {} parameters of {} as {}<Model>\n", out, tf::parameter_count<Model>,
-                       tf::tools::describe<Model>(), name);
+        tf::tools::with_checkpoint(c.checkpoint, [&]<class Model>(const Model& m, const auto&) {
+            tf::io::export_header(m, c.out, c.name);
+            fmt::print("{}: {} parameters of {} as {}<Model>\n", c.out, tf::parameter_count<Model>,
+                       tf::tools::describe<Model>(), c.name);
         });
         return 0;
     } catch (const std::exception& e) {

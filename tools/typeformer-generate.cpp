@@ -9,12 +9,12 @@
 #include <string>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include <typeformer/io.hpp>
 #include <typeformer/io/import.hpp>
 #include <typeformer/tokenize/gpt2.hpp>
 
+#include "cli.hpp"
 #include "presets.hpp"
 
 namespace tf = typeformer;
@@ -29,18 +29,11 @@ struct gpt2_small {
     static constexpr double eps = 1e-5;
 };
 
-struct options {
-    std::string prompt = "The ";
-    std::size_t tokens = 200, top_k = tf::sampling::all;
-    float tau = 0.8f, top_p = 1.0f;
-    std::uint64_t seed = 1;
-    bool window = true;
-    bool stop_at_eot = true;
-};
+static_assert(tf::tools::no_top_k == tf::sampling::all);
 
 // Algorithm 14 through the KV cache, printing each token's text as it is sampled.
 template <class Model, class Tokenizer>
-void generate(const Model& m, const Tokenizer& tokenizer, const options& o,
+void generate(const Model& m, const Tokenizer& tokenizer, const tf::tools::generate_cli& o,
               std::span<const tf::token> stop) {
     auto x = tokenizer.encode(o.prompt);
     if (x.empty())
@@ -73,43 +66,26 @@ void generate(const Model& m, const Tokenizer& tokenizer, const options& o,
 }
 
 int main(int argc, char** argv) {
-    CLI::App app{
-        "Continues a prompt with a GPT (Algorithm 14, KV cache): a checkpoint of "
-        "typeformer-train, or Hugging Face's GPT-2 small with its tokenizer files."};
-    std::string checkpoint = "typeformer-run/model.ckpt", hf_gpt2, vocab, merges;
-    options o;
-    app.add_option("checkpoint", checkpoint, "a checkpoint of typeformer-train")
-        ->capture_default_str();
-    auto* hf = app.add_option("--hf-gpt2", hf_gpt2,
-                              "GPT-2 small's model.safetensors (Hugging Face layout) instead");
-    app.add_option("--gpt2-vocab", vocab, "with --hf-gpt2: GPT-2's encoder.json")->needs(hf);
-    app.add_option("--gpt2-merges", merges, "with --hf-gpt2: GPT-2's vocab.bpe")->needs(hf);
-    app.add_option("-p,--prompt", o.prompt, "the text to continue")->capture_default_str();
-    app.add_option("-n,--tokens", o.tokens, "tokens to generate")->capture_default_str();
-    app.add_option("--tau", o.tau, "temperature (0: argmax)")->capture_default_str();
-    app.add_option("--top-k", o.top_k, "keep the k most likely tokens");
-    app.add_option("--top-p", o.top_p, "nucleus sampling mass")->capture_default_str();
-    app.add_option("--seed", o.seed, "the sampler's seed")->capture_default_str();
-    app.add_flag("!--no-window", o.window, "stop at l_max instead of sliding the context window");
-    app.add_flag("!--no-stop", o.stop_at_eot, "with --hf-gpt2: go on past <|endoftext|>");
-    CLI11_PARSE(app, argc, argv);
+    tf::tools::generate_cli o;
+    if (const auto code = tf::tools::parse(argc, argv, o))
+        return *code;
     try {
-        if (!hf_gpt2.empty()) {
-            if (vocab.empty() || merges.empty())
+        if (!o.hf_gpt2.empty()) {
+            if (o.gpt2_vocab.empty() || o.gpt2_merges.empty())
                 throw std::runtime_error("--hf-gpt2 needs --gpt2-vocab and --gpt2-merges");
             using model_t = tf::DTransformer<float, gpt2_small>;
             // checked once against the model's N_V: its encode then gives typed ids
-            const auto tokenizer =
-                tf::tokenize::for_model<model_t>(tf::tokenize::gpt2::load(vocab, merges));
+            const auto tokenizer = tf::tokenize::for_model<model_t>(
+                tf::tokenize::gpt2::load(o.gpt2_vocab, o.gpt2_merges));
             auto m = std::make_unique<model_t>();
-            tf::io::import_hf_gpt2(*m, hf_gpt2);
+            tf::io::import_hf_gpt2(*m, o.hf_gpt2);
             const tf::token eot = tokenizer.tokenizer().eot();
             generate(
                 *m, tokenizer, o,
                 o.stop_at_eot ? std::span<const tf::token>(&eot, 1) : std::span<const tf::token>());
             return 0;
         }
-        tf::tools::with_checkpoint(checkpoint, [&](const auto& m, const auto& tokenizer) {
+        tf::tools::with_checkpoint(o.checkpoint, [&](const auto& m, const auto& tokenizer) {
             generate(m, tokenizer, o, {});
         });
         return 0;

@@ -9,48 +9,35 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <CLI/CLI.hpp>
 
 #include <typeformer/tokenize.hpp>
 
+#include "cli.hpp"
 #include "text.hpp"
 
 namespace tk = typeformer::tokenize;
 
 int main(int argc, char** argv) {
-    CLI::App app{"Encodes stdin to token ids (one line, space separated) or decodes ids back."};
-    std::string bpe_file, gpt2_vocab, gpt2_merges;
-    bool decode = false;
-    app.add_option("--bpe", bpe_file, "a BPE file (typeformer-tokenize train); default: bytes");
-    auto* v = app.add_option("--gpt2-vocab", gpt2_vocab, "GPT-2's encoder.json");
-    auto* m = app.add_option("--gpt2-merges", gpt2_merges, "GPT-2's vocab.bpe");
-    v->needs(m);
-    m->needs(v);
-    app.add_flag("-d,--decode", decode, "read ids from stdin, write the text");
-    auto* train = app.add_subcommand("train", "learn BPE merges from a corpus");
-    std::string corpus = "/usr/share/common-licenses", out = "merges.bpe";
-    std::size_t merges = 253;
-    train->add_option("--corpus", corpus, "a text file or folder")->capture_default_str();
-    train->add_option("--merges", merges, "how many merges")->capture_default_str();
-    train->add_option("--out", out, "the BPE file to write")->capture_default_str();
-    CLI11_PARSE(app, argc, argv);
+    typeformer::tools::tokenize_cli c;
+    if (const auto code = typeformer::tools::parse(argc, argv, c))
+        return *code;
     try {
-        if (train->parsed()) {
-            const std::string text = typeformer::tools::read_text(corpus);
-            const auto b = tk::bpe::train(text, merges, [](std::size_t done, std::size_t total) {
+        if (c.train) {
+            const std::string text = typeformer::tools::read_text(c.corpus);
+            const auto b = tk::bpe::train(text, c.merges, [](std::size_t done, std::size_t total) {
                 if (done % 50 == 0 || done == total)
                     fmt::print(stderr, "\r{} / {} merges", done, total);
             });
-            b.save(out);
-            fmt::print(stderr, "\nwrote {} ({} merges, vocabulary {})\n", out, b.merge_count(),
+            b.save(c.out);
+            fmt::print(stderr, "\nwrote {} ({} merges, vocabulary {})\n", c.out, b.merge_count(),
                        b.vocab_size());
             return 0;
         }
         const std::string in((std::istreambuf_iterator<char>(std::cin)), {});
-        const auto bpe = bpe_file.empty() ? std::optional<tk::bpe>{} : tk::bpe::load(bpe_file);
-        const auto gpt2 = gpt2_vocab.empty() ? std::optional<tk::gpt2>{}
-                                             : tk::gpt2::load(gpt2_vocab, gpt2_merges);
-        if (decode) {
+        const auto bpe = c.bpe_file.empty() ? std::optional<tk::bpe>{} : tk::bpe::load(c.bpe_file);
+        const auto gpt2 = c.gpt2_vocab.empty() ? std::optional<tk::gpt2>{}
+                                               : tk::gpt2::load(c.gpt2_vocab, c.gpt2_merges);
+        if (c.decode) {
             std::vector<typeformer::token> ids;
             std::istringstream s(in);
             long long v = 0;

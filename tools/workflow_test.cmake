@@ -81,10 +81,39 @@ endif()
 run(${PYTHON} ${EXPORT_HEADER_CHECK} ${WORK}/run/model.ckpt ${WORK}/weights.hpp)
 expect_ok("export_header_check.py")
 
-run(${GENERATE} ${WORK}/missing.ckpt)
-if(rc EQUAL 0 OR NOT err MATCHES "not a typeformer checkpoint")
-    message(FATAL_ERROR "a missing checkpoint was not reported: ${err}")
-endif()
+# A checkpoint that cannot be used is reported with the reader's own reason: a missing file, a
+# checkpoint cut inside its header (3000 bytes); a valid safetensors file (one F32 tensor, written
+# by Python) that names no typeformer model, or a model no preset has, is reported as such.
+function(expect_refused what path reason)
+    run(${GENERATE} ${path})
+    if(rc EQUAL 0 OR NOT err MATCHES "${reason}")
+        message(FATAL_ERROR "${what} was not reported as '${reason}' (${rc}): ${err}")
+    endif()
+endfunction()
+expect_refused("a missing checkpoint" ${WORK}/missing.ckpt
+               "cannot load '.*missing.ckpt': No such file or directory")
+execute_process(COMMAND ${PYTHON} -c
+                "import sys; d = open(sys.argv[1], 'rb').read(); assert len(d) > 3000; open(sys.argv[2], 'wb').write(d[:3000])"
+                ${WORK}/run/model.ckpt ${WORK}/cut.ckpt RESULT_VARIABLE rc)
+expect_ok("truncating the checkpoint")
+expect_refused("a truncated checkpoint" ${WORK}/cut.ckpt
+               "cannot load '.*cut.ckpt': the file ends inside its header")
+set(write_st "import json, struct, sys
+h = {'x': {'dtype': 'F32', 'shape': [1], 'data_offsets': [0, 4]}}
+if len(sys.argv) > 2:
+    h['__metadata__'] = {'typeformer.model': sys.argv[2]}
+h = json.dumps(h).encode()
+open(sys.argv[1], 'wb').write(struct.pack('<Q', len(h)) + h + struct.pack('<f', 1.5))")
+execute_process(COMMAND ${PYTHON} -c "${write_st}" ${WORK}/plain.safetensors RESULT_VARIABLE rc)
+expect_ok("writing a plain safetensors file")
+expect_refused("a weights file that is no checkpoint" ${WORK}/plain.safetensors
+               "plain.safetensors is not a typeformer checkpoint")
+# ... and one that names a model no preset of the tool has
+execute_process(COMMAND ${PYTHON} -c "${write_st}" ${WORK}/other.safetensors "GPT<f64> L=99"
+                RESULT_VARIABLE rc)
+expect_ok("writing a safetensors file of another model")
+expect_refused("a checkpoint of another model" ${WORK}/other.safetensors
+               "no preset of this tool matches the checkpoint's model: GPT<f64> L=99")
 
 set(text "Hello, wörld! 42\tthe end\n")
 file(WRITE "${WORK}/in.txt" "${text}")

@@ -261,15 +261,26 @@ result try_load_checkpoint(const std::filesystem::path& path, Model& model,
     return {};
 }
 
-// The model type a checkpoint holds ("" if it is not a checkpoint): to choose the type to load.
-inline std::string checkpoint_model(const std::filesystem::path& path) {
+// The model type a checkpoint holds, to choose the type to load: `type` is "" for a readable
+// weights file that is no checkpoint; the result is the reader's error when the file cannot be
+// read (missing, truncated, not safetensors), and `type` is then left as it was.
+inline result try_checkpoint_model(const std::filesystem::path& path, std::string& type) {
     metadata md;
-    if (!try_read_metadata(path, md))
-        return {};
+    if (auto r = try_read_metadata(path, md); !r)
+        return r;
+    type.clear();
     for (const auto& [k, v] : md)
-        if (k == "typeformer.model")
-            return v;
+        if (k == "typeformer.model") {
+            type = v;
+            break;
+        }
     return {};
+}
+
+// The same, "" for any file that is not a readable checkpoint (the reason is dropped).
+inline std::string checkpoint_model(const std::filesystem::path& path) {
+    std::string type;
+    return try_checkpoint_model(path, type) ? type : std::string{};
 }
 
 // Only the parameters (and the tokenizer) of a checkpoint, for inference: all-or-nothing.
