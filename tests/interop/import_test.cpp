@@ -65,7 +65,11 @@ std::vector<double> make_reference(const std::string& layout, bool bias, const s
 }
 
 std::string scratch(const std::string& name) {
-    return std::string(TYPEFORMER_TEST_BINARY_DIR) + "/" + name;
+    // Not string + "/" + name: GCC 12 -Warray-bounds flags that inlined chain (PR 105651).
+    std::string path = TYPEFORMER_TEST_BINARY_DIR;
+    path += '/';
+    path += name;
+    return path;
 }
 
 template <class Model>

@@ -75,7 +75,7 @@ void randomize_params(P& p, std::mt19937_64& rng) {
 }
 
 template <class P, class F>
-void for_each_param(const P&, F f) {
+void for_each_attention_param(const P&, F f) {
     hana::for_each(hana::accessors<P>(), [&](auto acc) {
         f(hana::to<char const*>(hana::first(acc)), hana::second(acc));
     });
@@ -150,7 +150,7 @@ void check_module_gradients(P& p, XM& X, ZM& Z, Mask mask, std::mt19937_64& rng,
     else
         tf::nn::backward(p, X, Z, mask, R, dX, dZ, *grads, *c, *s);
 
-    for_each_param(p, [&](const char* name, auto get) {
+    for_each_attention_param(p, [&](const char* name, auto get) {
         expect_matches_finite_differences(get(p), get(*grads), get(*grads0), loss,
                                           what + " " + name);
     });
@@ -257,7 +257,7 @@ TEST(SingleQueryAttention, GradientsMatchFiniteDifferences) {
         loss();
         tf::nn::backward(p, e, E, r, de, dE, grads, c, s);
         const std::string what = "Algorithm 3 T=" + std::to_string(n);
-        for_each_param(p, [&](const char* name, auto get) {
+        for_each_attention_param(p, [&](const char* name, auto get) {
             expect_matches_finite_differences(get(p), get(grads), get(grads0), loss,
                                               what + " " + name);
         });
@@ -306,7 +306,7 @@ TEST(SingleQueryAttention, EqualsTheColumnOfAlgorithm4) {
         mat<double, Din, Tc> dE;
         dE.resize_cols(t + 1);
         tf::nn::backward(p, X.col(t), E, r, de, dE, g3, c3, s3);
-        for_each_param(g4, [&](const char* name, auto get) {
+        for_each_attention_param(g4, [&](const char* name, auto get) {
             auto a = tf::as_view(get(g3));
             for_each_entry(get(g4), [&](double x, std::size_t i, std::size_t j) {
                 double y;
@@ -376,7 +376,7 @@ void add_oracle_case(bundle& in, bundle& ours, int i, const P& p, const XM& X, c
     if (!self)
         in[pre + "Z"] = to_array(Z);
     in[pre + "dVt"] = to_array(dVt);
-    for_each_param(p, [&](const char* name, auto get) {
+    for_each_attention_param(p, [&](const char* name, auto get) {
         in[pre + name] = to_array(get(p));
         ours[pre + "grad." + name] = to_array(get(*grads));
     });
@@ -521,7 +521,7 @@ TEST(SingleQueryAttentionOracle, MatchesPyTorch) {
         in[pre + "X"] = column(to_array(e));
         in[pre + "Z"] = to_array(E);
         in[pre + "dVt"] = column(to_array(r));
-        for_each_param(*p, [&](const char* name, auto get) {
+        for_each_attention_param(*p, [&](const char* name, auto get) {
             in[pre + name] = to_array(get(*p));
             ours[pre + "grad." + name] = to_array(get(*grads));
         });
@@ -624,7 +624,7 @@ template <class P>
 std::vector<std::string> param_names() {
     std::vector<std::string> names;
     P p;
-    for_each_param(p, [&](const char* name, auto) { names.emplace_back(name); });
+    for_each_attention_param(p, [&](const char* name, auto) { names.emplace_back(name); });
     return names;
 }
 
