@@ -47,6 +47,7 @@
 
 #include "alloc_count.hpp"
 #include "peak_fma.hpp"
+#include "thread_env.hpp"
 #if TYPEFORMER_BENCH_LIBTORCH
 #include "torch_peer.hpp"
 #endif
@@ -365,6 +366,7 @@ void add_config(const std::string& name, bool trainable, std::size_t fwd_batch) 
 }  // namespace
 
 int main(int argc, char** argv) {
+    typeformer_bench::quiet_worker_threads(argv);
     using chains = peak_default;
     g_cores = std::max(1u, std::thread::hardware_concurrency());
     g_peak_1 = measure_peak_flops<chains>();
@@ -387,6 +389,10 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("peak_fma_all_gflops", std::to_string(g_peak_all * 1e-9));
     benchmark::AddCustomContext("cores", std::to_string(g_cores));
     benchmark::AddCustomContext("xsimd_arch", xsimd::default_arch::name());
+    benchmark::AddCustomContext("OMP_WAIT_POLICY",
+                                typeformer_bench::env_or("OMP_WAIT_POLICY", "(unset)"));
+    benchmark::AddCustomContext("OPENBLAS_THREAD_TIMEOUT",
+                                typeformer_bench::env_or("OPENBLAS_THREAD_TIMEOUT", "(unset)"));
     benchmark::AddCustomContext("typeformer_backend", TYPEFORMER_SIMD ? "simd" : "scalar");
     benchmark::AddCustomContext("train_threads", std::to_string(train_threads));
 

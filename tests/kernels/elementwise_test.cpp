@@ -1,5 +1,5 @@
-// Bias, axpy/scale, activations (relu, gelu, gelu_tanh, forward and backward) and cross-entropy
-// on both raw paths against double references, then the typed API.
+// Bias, axpy/scale, Adam(W), activations (relu, gelu, gelu_tanh, forward and backward) and
+// cross-entropy on both raw paths against double references, then the typed API.
 #include <functional>
 #include <memory>
 #include <vector>
@@ -59,6 +59,68 @@ TYPED_TEST(Elementwise, BiasAxpyScale) {
                 strided<T> Z = X;
                 TF_CALL(p, scale, rows, cols, T(a), Z.data(), Z.ld);
                 ASSERT_TRUE(close(Z, scaled, what + " scale"));
+            }
+        }
+}
+
+// Adam(W): three forms (plain, decoupled decay, L2 decay), two steps each, every length of the
+// sweep (the SIMD path's tail lanes), against the update written out in double from the same
+// inputs and coefficients. The magnitude of each result is that of its terms.
+TYPED_TEST(Elementwise, Adam) {
+    using T = TypeParam;
+    for (int form = 0; form < 3; ++form)
+        for (std::size_t n : sweep) {
+            strided<T> theta(n, 1), m(n, 1), v(n, 1);
+            theta.random();
+            m.random(-0.1, 0.1);
+            v.random(0, 0.01);
+            for (int step = 1; step <= 2; ++step) {
+                strided<T> g(n, 1);
+                g.random(-0.5, 0.5);
+                const double beta1 = 0.9, beta2 = 0.99, lr = 0.01, lambda = 0.3;
+                const tf::kernels::adam_coefficients<T> c{
+                    .beta1 = T(beta1),
+                    .one_minus_beta1 = T(1 - beta1),
+                    .beta2 = T(beta2),
+                    .one_minus_beta2 = T(1 - beta2),
+                    .bc2_sqrt = T(std::sqrt(1 - std::pow(beta2, step))),
+                    .eps = T(1e-8),
+                    .neg_step = T(-lr / (1 - std::pow(beta1, step))),
+                    .lambda = T(lambda),
+                    .keep = T(1 - lr * lambda),
+                    .decoupled = form == 1,
+                    .l2 = form == 2};
+                ref_mat rt(n, 1), rm(n, 1), rv(n, 1);
+                for (std::size_t i = 0; i < n; ++i) {
+                    double th = theta(i, 0), th_mag = 0;
+                    if (c.decoupled)
+                        th *= double(c.keep), th_mag = std::fabs(th);
+                    double gi = g(i, 0), g_mag = std::fabs(gi);
+                    if (c.l2)
+                        gi += double(c.lambda) * th, g_mag += std::fabs(double(c.lambda) * th);
+                    rm(i, 0) = double(c.beta1) * m(i, 0) + double(c.one_minus_beta1) * gi;
+                    rm.m(i, 0) =
+                        std::fabs(double(c.beta1) * m(i, 0)) + double(c.one_minus_beta1) * g_mag;
+                    rv(i, 0) = double(c.beta2) * v(i, 0) + double(c.one_minus_beta2) * gi * gi;
+                    rv.m(i, 0) = rv(i, 0) + double(c.one_minus_beta2) * g_mag * g_mag;
+                    const double denom = std::sqrt(rv(i, 0)) / double(c.bc2_sqrt) + double(c.eps);
+                    const double delta = double(c.neg_step) * rm(i, 0) / denom;
+                    rt(i, 0) = th + delta;
+                    // the update's relative error follows m's (cancellation in β1·m + (1−β1)·g)
+                    rt.m(i, 0) = th_mag + 4 * std::fabs(double(c.neg_step)) * rm.m(i, 0) / denom;
+                }
+                for (path p : paths()) {
+                    const std::string what = std::string(name(p)) + " adam form " +
+                                             std::to_string(form) + " step " +
+                                             std::to_string(step) + " n=" + std::to_string(n);
+                    strided<T> t2 = theta, m2 = m, v2 = v;
+                    TF_CALL(p, adam, n, c, t2.data(), g.data(), m2.data(), v2.data());
+                    ASSERT_TRUE(close(m2, rm, what + " m"));
+                    ASSERT_TRUE(close(v2, rv, what + " v"));
+                    ASSERT_TRUE(close(t2, rt, what + " theta"));
+                    if (p == paths().back())
+                        theta = t2, m = m2, v = v2;  // the next step starts from this one
+                }
             }
         }
 }

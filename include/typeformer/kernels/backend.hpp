@@ -17,6 +17,7 @@
 #include <cstdlib>  // pulls in <newlib.h> on newlib, which defines _NEWLIB_VERSION
 
 #include "scalar/activation.hpp"
+#include "scalar/adam.hpp"
 #include "scalar/bias.hpp"
 #include "scalar/cross_entropy.hpp"
 #include "scalar/elementwise.hpp"
@@ -66,6 +67,7 @@
 
 #if TYPEFORMER_SIMD
 #include "simd/activation.hpp"
+#include "simd/adam.hpp"
 #include "simd/bias.hpp"
 #include "simd/cross_entropy.hpp"
 #include "simd/elementwise.hpp"

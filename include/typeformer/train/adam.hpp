@@ -9,8 +9,10 @@
 // microcontroller make it a static object. adam_step allocates nothing.
 //
 // One step, element-wise, exactly as torch.optim.AdamW / torch.optim.Adam (PyTorch 1.13,
-// amsgrad=False, maximize=False) order the operations, in the parameters' precision:
+// amsgrad=False, maximize=False) order the operations, in the parameters' precision
+// (kernels/scalar/adam.hpp; kernels/simd/adam.hpp a batch at a time):
 //   t ← t + 1
+//   ∇ ← grad_scale·∇                          as it is read (1 unless the caller scales)
 //   θ ← θ·(1 − lr·λ)                          decoupled decay (AdamW, the default)
 //   g ← ∇ + λ·θ                               or L2 decay (torch.optim.Adam's weight_decay)
 //   m ← β1·m + (1 − β1)·g
@@ -27,6 +29,8 @@
 #include <type_traits>
 
 #include "../shape_error.hpp"
+
+#include "../kernels/backend.hpp"
 
 #include "../models/diagnose.hpp"
 #include "../params.hpp"
@@ -53,6 +57,8 @@ struct adam_options {
     double weight_decay = 0.0;  // λ
     weight_decay_mode decay = weight_decay_mode::decoupled;
     bool decay_gains_and_biases = true;
+    double grad_scale = 1.0;  // the step uses grad_scale·∇ (a mean's 1/B, a clipping factor),
+                              // rounded to the parameters' type, without a pass over ∇
 };
 
 // The status of Adam's hyperparameters: lr > 0, β1, β2 ∈ [0, 1), ε > 0, λ ≥ 0, all finite.
@@ -60,7 +66,7 @@ constexpr bool valid_adam_options(const adam_options& o) noexcept {
     auto finite = [](double v) { return v == v && v - v == 0.0; };
     return finite(o.lr) && o.lr > 0 && finite(o.beta1) && o.beta1 >= 0 && o.beta1 < 1 &&
            finite(o.beta2) && o.beta2 >= 0 && o.beta2 < 1 && finite(o.eps) && o.eps > 0 &&
-           finite(o.weight_decay) && o.weight_decay >= 0;
+           finite(o.weight_decay) && o.weight_decay >= 0 && finite(o.grad_scale);
 }
 
 inline namespace typed {
@@ -83,34 +89,22 @@ void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
         [&](const param_name& name, auto& p, const auto& g, auto& m, auto& v) {
             using Leaf = std::remove_cvref_t<decltype(p)>;
             using T = typename Leaf::value_type;
-            const T beta1 = static_cast<T>(opt.beta1),
-                    one_minus_beta1 = static_cast<T>(1.0 - opt.beta1);
-            const T beta2 = static_cast<T>(opt.beta2),
-                    one_minus_beta2 = static_cast<T>(1.0 - opt.beta2);
-            const T bc2_sqrt = static_cast<T>(bias_correction2_sqrt);
-            const T eps = static_cast<T>(opt.eps);
-            const T neg_step = static_cast<T>(-step_size);
-            const T lambda = static_cast<T>(opt.weight_decay);
-            const T keep = static_cast<T>(1.0 - opt.lr * opt.weight_decay);
-
-            T* __restrict theta = p.data();
-            const T* __restrict grad = g.data();
-            T* __restrict mp = m.data();
-            T* __restrict vp = v.data();
-            constexpr std::size_t n = leaf_elements<Leaf>;
             const bool decays = opt.decay_gains_and_biases ||
                                 init_kind_of(name.leaf()) == init_kind::normal;  // not γ, β, b_*
-            const bool l2_here = l2 && decays;
-            if (decoupled && decays)
-                for (std::size_t i = 0; i < n; ++i)
-                    theta[i] *= keep;
-            for (std::size_t i = 0; i < n; ++i) {
-                const T gi = l2_here ? grad[i] + lambda * theta[i] : grad[i];
-                mp[i] = mp[i] * beta1 + one_minus_beta1 * gi;
-                vp[i] = vp[i] * beta2 + one_minus_beta2 * (gi * gi);
-                const T denom = std::sqrt(vp[i]) / bc2_sqrt + eps;
-                theta[i] += neg_step * (mp[i] / denom);
-            }
+            const kernels::adam_coefficients<T> c{
+                .beta1 = static_cast<T>(opt.beta1),
+                .one_minus_beta1 = static_cast<T>(1.0 - opt.beta1),
+                .beta2 = static_cast<T>(opt.beta2),
+                .one_minus_beta2 = static_cast<T>(1.0 - opt.beta2),
+                .bc2_sqrt = static_cast<T>(bias_correction2_sqrt),
+                .eps = static_cast<T>(opt.eps),
+                .neg_step = static_cast<T>(-step_size),
+                .lambda = static_cast<T>(opt.weight_decay),
+                .keep = static_cast<T>(1.0 - opt.lr * opt.weight_decay),
+                .grad_scale = static_cast<T>(opt.grad_scale),
+                .decoupled = decoupled && decays,
+                .l2 = l2 && decays};
+            kernels::backend::adam(leaf_elements<Leaf>, c, p.data(), g.data(), m.data(), v.data());
         },
         model, grads, state.m, state.v);
 }

@@ -119,12 +119,14 @@ struct training_state {
     static constexpr std::size_t l_max = Model::traits::l_max::size;
     static constexpr std::size_t threads = Threads;
 
-    Model grads{};                   // ∇loss(θ), the model's type (worker 0's, then the sum)
-    adam_state<Model> adam{};        // m, v, t
-    training_workspace<Model> ws{};  // worker 0's activations of one sequence at l_max
-    std::uint64_t step = 0;          // steps applied
-    std::uint64_t epoch = 0;         // the current epoch, 0-based
-    std::uint64_t next = 0;          // sequences of this epoch done
+    // Σ ∇loss over the batch, the model's type (worker 0's, then the sum); the reduction's mean
+    // and the clipping factor are applied as the optimiser reads it
+    Model grads{};
+    adam_state<Model> adam{};                // m, v, t
+    training_workspace<Model> ws{};          // worker 0's activations of one sequence at l_max
+    std::uint64_t step = 0;                  // steps applied
+    std::uint64_t epoch = 0;                 // the current epoch, 0-based
+    std::uint64_t next = 0;                  // sequences of this epoch done
     std::uint64_t order_a = 1, order_b = 0;  // this epoch's order: n ↦ (a·n + b) mod N_data
     rng gen{0};                              // shuffling and masking
     bool started = false;                    // gen seeded from the options
@@ -207,13 +209,20 @@ worker_buffers<Model> worker(training_state<Model, Threads>& st, std::size_t k,
     return {h.grads, h.ws, h.x_tilde.data(), h.targets.data(), seed};
 }
 
-// a += b, every scalar (the fixed-order reduction of the workers' gradients).
-template <class Model>
-void add_params(Model& a, const Model& b) noexcept {
-    for_each_param(a, b, [](const param_name&, auto& x, const auto& y) {
-        for (std::size_t i = 0; i < leaf_elements<decltype(x)>; ++i)
-            x.data()[i] += y.data()[i];
-    });
+// st.grads += the helpers' gradients, added in the order 1, 2, … (a fixed order: the same
+// Threads gives the same bits), and ‖st.grads‖₂ of the sum, in one pass over memory.
+template <class Model, std::size_t Threads, std::size_t... K>
+double sum_worker_gradients(training_state<Model, Threads>& st,
+                            std::index_sequence<K...>) noexcept {
+    square_sums sq;
+    for_each_param_zip(
+        [&](const param_name&, auto& x, const auto&... y) {
+            auto* xp = x.data();
+            sq.each<leaf_elements<decltype(x)>>(
+                xp, [&]([[maybe_unused]] std::size_t i) { ((xp[i] += y.data()[i]), ...); });
+        },
+        st.grads, st.helpers[K].grads...);
+    return std::sqrt(sq.total());
 }
 
 // The loop of Algorithms 11–13 with minibatches. gradient(n, b, w, loss, tokens) adds ∇loss of
@@ -273,20 +282,19 @@ status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
                 st.gen = gen_before;
                 return status_k[k];  // a bad sequence in the data: nothing was applied
             }
-            if (k > 0)
-                add_params(st.grads, st.helpers[k - 1].grads);
             r.loss_sum += loss_k[k];
             r.tokens += tokens_k[k];
         }
+        // The reduction's factor and the clipping factor are not applied to st.grads in passes
+        // of their own: the norm scales with them, and the optimiser multiplies ∇ as it reads it.
+        const double sum_norm = sum_worker_gradients(st, std::make_index_sequence<Threads - 1>{});
         double scale = 1.0;
         if (opt.reduction == loss_reduction::mean_per_token)
             scale = r.tokens > 0 ? 1.0 / static_cast<double>(r.tokens) : 0.0;
         else if (opt.reduction == loss_reduction::mean_per_sequence)
             scale = 1.0 / static_cast<double>(batch);
-        if (scale != 1.0)
-            scale_params(st.grads, scale);
         r.loss = r.loss_sum * scale;
-        r.grad_norm = grad_norm(st.grads);
+        r.grad_norm = sum_norm * scale;
         r.lr = learning_rate(opt.schedule, opt.lr, st.step);
         if (!std::isfinite(r.loss) || !std::isfinite(r.grad_norm)) {
             st.gen = gen_before;
@@ -298,11 +306,11 @@ status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
         if (opt.clip_norm > 0 && r.grad_norm > 0) {
             const double coef = opt.clip_norm / (r.grad_norm + 1e-6);
             if (coef < 1.0)
-                scale_params(st.grads, coef);
+                scale *= coef;
         }
         // 6: θ ← θ − η·∇loss(θ), or AdamW
         if (opt.method == optimizer::sgd)
-            sgd_step(model, st.grads, r.lr);
+            sgd_step(model, st.grads, r.lr * scale);
         else
             adam_step(model, st.grads, st.adam,
                       {.lr = r.lr,
@@ -311,7 +319,8 @@ status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
                        .eps = opt.eps,
                        .weight_decay = opt.weight_decay,
                        .decay = weight_decay_mode::decoupled,
-                       .decay_gains_and_biases = opt.decay_gains_and_biases});
+                       .decay_gains_and_biases = opt.decay_gains_and_biases,
+                       .grad_scale = scale});
         r.step = ++st.step;
         st.next += batch;
         if (st.next == n_data) {  // 8: the epoch's end
