@@ -31,9 +31,14 @@ def parameters(cfg):
     return n_v * d + l_max * d + layers * per_layer + 2 * d
 
 
-def load(path):
-    with open(path) as f:
-        doc = json.load(f)
+def load(paths):
+    """Every file's benchmarks, in order; the last file's context (its peak-FMA measurement)."""
+    doc = {"benchmarks": []}
+    for path in paths:
+        with open(path) as f:
+            d = json.load(f)
+        doc["benchmarks"] += d["benchmarks"]
+        doc["context"] = d["context"]
     rows = {}  # (task, cfg, p, threads) -> counters
     order = []
     errors = [f"{b['name']}: {b.get('error_message', '?')}"
@@ -66,7 +71,7 @@ def fmt_rate(x):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("json")
+    ap.add_argument("json", nargs="+", help="bench_models --benchmark_out files (merged)")
     ap.add_argument("--plot-data")
     a = ap.parse_args()
     ctx, order, rows, errors = load(a.json)

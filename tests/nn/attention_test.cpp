@@ -74,6 +74,15 @@ void randomize_params(P& p, std::mt19937_64& rng) {
                    [&](auto acc) { randomize(hana::second(acc)(p), rng, 0.7); });
 }
 
+// An input of n random columns (the gradient and oracle cases draw X, then Z, this way).
+template <class M>
+M random_columns(std::size_t n, std::mt19937_64& rng) {
+    M X;
+    X.resize_cols(n);
+    randomize(X, rng);
+    return X;
+}
+
 template <class P, class F>
 void for_each_attention_param(const P&, F f) {
     hana::for_each(hana::accessors<P>(), [&](auto acc) {
@@ -166,9 +175,7 @@ void check_self(const char* name) {
     randomize_params(*p, rng);
     for (bool causal : {false, true})
         for (std::size_t l : {1, 5, 11}) {
-            mat<double, Dx, Lx> X;
-            X.resize_cols(l);
-            randomize(X, rng);
+            auto X = random_columns<mat<double, Dx, Lx>>(l, rng);
             with_mask(causal, 0, [&](auto mask) {
                 check_module_gradients(*p, X, X, mask, rng,
                                        std::string(name) + (causal ? " causal" : " bidirectional") +
@@ -185,12 +192,8 @@ void check_cross(const char* name) {
     const std::pair<std::size_t, std::size_t> lengths[] = {{1, 7}, {5, 3}, {11, 13}};
     for (bool causal : {false, true})
         for (auto [lx, lz] : lengths) {
-            mat<double, Dx, Lx> X;
-            mat<double, Dz, Lz> Z;
-            X.resize_cols(lx);
-            Z.resize_cols(lz);
-            randomize(X, rng);
-            randomize(Z, rng);
+            auto X = random_columns<mat<double, Dx, Lx>>(lx, rng);
+            auto Z = random_columns<mat<double, Dz, Lz>>(lz, rng);
             with_mask(causal, 0, [&](auto mask) {
                 check_module_gradients(*p, X, Z, mask, rng,
                                        std::string(name) + (causal ? " causal" : " bidirectional") +
@@ -273,9 +276,7 @@ TEST(SingleQueryAttention, EqualsTheColumnOfAlgorithm4) {
     sqa<double> p;
     randomize_params(p, rng);
     constexpr std::size_t l = 11;
-    mat<double, Din, Lx> X;
-    X.resize_cols(l);
-    randomize(X, rng);
+    auto X = random_columns<mat<double, Din, Lx>>(l, rng);
     mat<double, Do, Lx> Vt;
     Vt.resize_cols(l);
     sqa<double>::cache<Lx, Lx> c4;
@@ -421,21 +422,15 @@ void check_against_pytorch(double tol) {
     randomize_params(*pc, rng);
     for (bool causal : {false, true}) {
         for (std::size_t l : {1, 5, 11}) {  // self-attention: Z is X
-            mat<T, Dx, Lx> X;
-            X.resize_cols(l);
-            randomize(X, rng);
+            auto X = random_columns<mat<T, Dx, Lx>>(l, rng);
             with_mask(causal, 0, [&](auto mask) {
                 add_oracle_case(in, ours, n++, *ps, X, X, true, mask, rng);
             });
         }
         const std::pair<std::size_t, std::size_t> lengths[] = {{1, 7}, {5, 3}, {11, 13}};
         for (auto [lx, lz] : lengths) {  // cross-attention, l_z ≠ l_x
-            mat<T, Dx, Lx> X;
-            mat<T, Dz, Lz> Z;
-            X.resize_cols(lx);
-            Z.resize_cols(lz);
-            randomize(X, rng);
-            randomize(Z, rng);
+            auto X = random_columns<mat<T, Dx, Lx>>(lx, rng);
+            auto Z = random_columns<mat<T, Dz, Lz>>(lz, rng);
             with_mask(causal, 0, [&](auto mask) {
                 add_oracle_case(in, ours, n++, *pc, X, Z, false, mask, rng);
             });
@@ -444,29 +439,19 @@ void check_against_pytorch(double tol) {
     // Causal attention over longer sequences: partial and whole blocks of any tiling by 6, 8,
     // 16 or 24 columns, with and without an offset, l_z = l_x and l_z > l_x.
     for (std::size_t l : {25, 48, 49, 70}) {
-        mat<T, Dx, Lx_long> X;
-        X.resize_cols(l);
-        randomize(X, rng);
+        auto X = random_columns<mat<T, Dx, Lx_long>>(l, rng);
         add_oracle_case(in, ours, n++, *ps, X, X, true, tf::mask_unidirectional{}, rng);
     }
     using sz = std::size_t;
     for (auto [lx, lz, offset] :
          {std::tuple{sz{40}, sz{44}, sz{4}}, std::tuple{sz{30}, sz{70}, sz{0}}}) {
-        mat<T, Dx, Lx_long> X;
-        mat<T, Dz, Lz_long> Z;
-        X.resize_cols(lx);
-        Z.resize_cols(lz);
-        randomize(X, rng);
-        randomize(Z, rng);
+        auto X = random_columns<mat<T, Dx, Lx_long>>(lx, rng);
+        auto Z = random_columns<mat<T, Dz, Lz_long>>(lz, rng);
         add_oracle_case(in, ours, n++, *pc, X, Z, false, tf::mask_unidirectional{offset}, rng);
     }
     {  // MaskΔ with an offset (queries after a KV cache of 4 positions): l_z = l_x + 4
-        mat<T, Dx, Lx> X;
-        mat<T, Dz, Lz> Z;
-        X.resize_cols(5);
-        Z.resize_cols(9);
-        randomize(X, rng);
-        randomize(Z, rng);
+        auto X = random_columns<mat<T, Dx, Lx>>(5, rng);
+        auto Z = random_columns<mat<T, Dz, Lz>>(9, rng);
         add_oracle_case(in, ours, n++, *pc, X, Z, false, tf::mask_unidirectional{4}, rng);
     }
     expect_oracle_agrees(in, ours, n, tol);
@@ -541,9 +526,7 @@ void check_future_is_invisible() {
     auto p = std::make_unique<P>();
     randomize_params(*p, rng);
     constexpr std::size_t l = 11;
-    mat<T, Dx, Lx> X;
-    X.resize_cols(l);
-    randomize(X, rng);
+    auto X = random_columns<mat<T, Dx, Lx>>(l, rng);
     auto c = std::make_unique<typename P::template cache<Lx, Lx>>();
     mat<T, Do, Lx> before;
     before.resize_cols(l);
@@ -599,9 +582,7 @@ TEST(Mask, OffsetQueriesAreTheLastColumnsOfSelfAttention) {
     auto p = std::make_unique<self_mh<double>>();
     randomize_params(*p, rng);
     constexpr std::size_t l = 9;
-    mat<double, Dx, Lx> X;
-    X.resize_cols(l);
-    randomize(X, rng);
+    auto X = random_columns<mat<double, Dx, Lx>>(l, rng);
     auto c = std::make_unique<self_mh<double>::cache<Lx, Lx>>();
     mat<double, Do, Lx> full;
     full.resize_cols(l);
