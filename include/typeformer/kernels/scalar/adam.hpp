@@ -8,6 +8,8 @@
 //   m ← β1·m + (1 − β1)·g
 //   v ← β2·v + (1 − β2)·g²
 //   θ ← θ + neg_step · m / (√v / bc2_sqrt + ε)
+//
+// Unlike the forward pass's kernels it is not constexpr: no training step runs at compile time.
 #pragma once
 
 #include <cmath>
