@@ -23,11 +23,19 @@ namespace typeformer_bench {
 inline void quiet_worker_threads(char** argv) {
     if (std::getenv("TYPEFORMER_BENCH_ENV_SET") != nullptr)
         return;
+    const bool had_omp = std::getenv("OMP_WAIT_POLICY") != nullptr;
+    const bool had_openblas = std::getenv("OPENBLAS_THREAD_TIMEOUT") != nullptr;
     ::setenv("OMP_WAIT_POLICY", "passive", 0);
     ::setenv("OPENBLAS_THREAD_TIMEOUT", "4", 0);
     ::setenv("TYPEFORMER_BENCH_ENV_SET", "1", 1);
     ::execv("/proc/self/exe", argv);
+    // Still this process: the libraries have read their settings, so the JSON context must not
+    // claim the values set above.
     std::perror("bench: cannot re-run itself with OMP_WAIT_POLICY and OPENBLAS_THREAD_TIMEOUT set");
+    if (!had_omp)
+        ::unsetenv("OMP_WAIT_POLICY");
+    if (!had_openblas)
+        ::unsetenv("OPENBLAS_THREAD_TIMEOUT");
 }
 
 inline std::string env_or(const char* name, const char* fallback) {
