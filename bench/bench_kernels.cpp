@@ -13,6 +13,11 @@
 // for W_qkv (3·d_e, d_e), W_o (d_e, H·d_mid), W_mlp1 (d_mlp, d_e), W_mlp2 (d_e, d_mlp),
 // W_u (N_V, d_e), plus one head's S ← KᵀQ (l, l) and Ṽ ← V·A (d_mid, l).
 //
+// <config>/attention_head/{causal,full} (training configs): one head's lines 4–6 of Algorithm 4
+// and their backward (six products of 2·l²·d FLOPs, two softmax passes) under a causal and a
+// bidirectional mask, the same operands; the causal row skips the masked half (gemm_band).
+// FLOPS counts the six full products for both rows, so their ratio is the skip's gain.
+//
 // Implementations, all on the same operands in the same run:
 //   ours         typeformer::matmul / matmul_add (kernels::backend, SIMD unless forced scalar)
 //   scalar       kernels::scalar::gemm_* (tiny and small only)
@@ -42,6 +47,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include <typeformer/kernels.hpp>
+#include <typeformer/nn/attention.hpp>
 
 #include "peak_fma.hpp"
 
@@ -179,6 +185,46 @@ struct attention_mix final : problem {
     }
 };
 
+// One head's lines 4–6 and their backward at l = l_max (nn::detail::attention_core_*).
+template <class D, class Len>
+struct attention_head {
+    std::unique_ptr<tf::mat<float, D, Len>> Q = operand<D, Len>(16), K = operand<D, Len>(17),
+                                            V = operand<D, Len>(18), dVt = operand<D, Len>(19),
+                                            Vt = operand<D, Len>(20), dQ = operand<D, Len>(21),
+                                            dK = operand<D, Len>(22), dV = operand<D, Len>(23);
+    std::unique_ptr<tf::mat<float, Len, Len>> A = operand<Len, Len>(24), dA = operand<Len, Len>(25),
+                                              dS = operand<Len, Len>(26);
+    template <class Mask>
+    void run(Mask mask) {
+        namespace nd = tf::nn::detail;
+        nd::attention_core_forward(nd::attention_cview(*Q), nd::attention_cview(*K),
+                                   nd::attention_cview(*V), mask, A->view(), Vt->view());
+        nd::attention_core_backward(nd::attention_cview(*Q), nd::attention_cview(*K),
+                                    nd::attention_cview(*V), nd::attention_cview(*A), mask,
+                                    nd::attention_cview(*dVt), dQ->view(), dK->view(), dV->view(),
+                                    dA->view(), dS->view());
+    }
+    static double flops() { return 6 * 2.0 * double(Len::capacity) * Len::capacity * D::size; }
+};
+
+template <class D, class Len>
+void bm_attention_head(benchmark::State& state, bool causal) {
+    static attention_head<D, Len> h;  // shared by both rows, built on first use
+    for (auto _ : state) {
+        if (causal)
+            h.run(tf::mask_unidirectional{});
+        else
+            h.run(tf::mask_bidirectional{});
+        benchmark::ClobberMemory();
+    }
+    state.SetLabel("l=" + std::to_string(Len::capacity) + " d=" + std::to_string(D::size));
+    state.counters["FLOPS"] = benchmark::Counter(attention_head<D, Len>::flops(),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["pct_peak"] =
+        benchmark::Counter(100.0 * attention_head<D, Len>::flops() / g_peak_flops,
+                           benchmark::Counter::kIsIterationInvariantRate);
+}
+
 void run_scalar(const gemm_call& c) {
     namespace ks = tf::kernels::scalar;
     switch (c.f) {
@@ -293,6 +339,7 @@ struct named_problem {
     bool scalar;
 };
 std::vector<named_problem> g_problems;
+std::vector<std::pair<std::string, std::function<void(benchmark::State&)>>> g_heads;
 
 template <class P>
 void add(const std::string& config, const std::string& product, bool scalar) {
@@ -321,6 +368,11 @@ void add_config(const std::string& name, bool training, bool scalar) {
     add<linear_fwd<V, E, Len>>(name, "unembed.fwd", scalar);
     if (!training)
         return;
+    for (const bool causal : {true, false})
+        g_heads.push_back({name + "/attention_head/" + (causal ? "causal" : "full"),
+                           [causal](benchmark::State& st) {
+                               bm_attention_head<tf::d_attn<De / Hn>, Len>(st, causal);
+                           }});
     add<linear_bwd_data<Q, E, Len>>(name, "qkv.dX", scalar);
     add<linear_bwd_weight<Q, E, Len>>(name, "qkv.dW", scalar);
     add<linear_bwd_data<E, HD, Len>>(name, "attn_out.dX", scalar);
@@ -362,6 +414,8 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark((p.name + "/openblas_1t").c_str(), bm_gemm, p.lp,
                                      impl::openblas_1t);
     }
+    for (const auto& [name, fn] : g_heads)
+        benchmark::RegisterBenchmark(name.c_str(), fn);
     for (const auto& p : g_problems)
         benchmark::RegisterBenchmark((p.name + "/openblas_2t").c_str(), bm_gemm, p.lp,
                                      impl::openblas_2t)

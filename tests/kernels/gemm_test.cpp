@@ -84,6 +84,55 @@ TYPED_TEST(Gemm, ABt) {
     run_gemm<TypeParam>(form::nt);
 }
 
+// Under a causal band (what attention passes): the wanted entries of C, with op(B) zero outside a
+// k band, on both paths against the full product in double. Shapes cross the SIMD driver's k
+// slices (KC), column blocks (NC) and row blocks (MC), and end in partial tiles.
+TYPED_TEST(Gemm, CausalBands) {
+    using T = TypeParam;
+    const std::tuple<std::size_t, std::size_t, std::size_t> shapes[] = {
+        {37, 67, 41},   {64, 256, 64}, {256, 256, 64}, {64, 200, 300},
+        {70, 270, 257}, {5, 1100, 3},  {100, 70, 600}, {9, 7, 2}};
+    std::size_t idx = 0;
+    for (const auto& band : causal_bands())
+        for (const form f : {form::nn, form::tn, form::nt})
+            for (const auto& [m, n, k] : shapes) {
+                const std::size_t pad = (idx++ % 3) * 3;
+                strided<T> A(f == form::tn ? k : m, f == form::tn ? m : k, pad);
+                strided<T> B(f == form::nt ? n : k, f == form::nt ? k : n, pad + 1);
+                A.random();
+                B.random();
+                zero_outside_band(f, band, B);
+                for (bool accumulate : {false, true}) {
+                    strided<T> C0(m, n, pad);
+                    C0.random();
+                    ref_mat ref = gemm_reference(f, m, n, k, A, B, C0, accumulate);
+                    clear_unwanted(band, ref);
+                    for (path p : paths()) {
+                        strided<T> C = C0;
+                        switch (f) {
+                            case form::nn:
+                                TF_CALL(p, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        C.data(), C.ld, accumulate, band);
+                                break;
+                            case form::tn:
+                                TF_CALL(p, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        C.data(), C.ld, accumulate, band);
+                                break;
+                            case form::nt:
+                                TF_CALL(p, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        C.data(), C.ld, accumulate, band);
+                                break;
+                        }
+                        clear_unwanted(band, C);
+                        ASSERT_TRUE(close(C, ref,
+                                          std::string(name(p)) + " " + form_name(f) + " " +
+                                              shape(m, n, k) + band_name(band) +
+                                              (accumulate ? " +=" : " ←")));
+                    }
+                }
+            }
+}
+
 template <class T>
 void run_gemv(bool transposed) {
     std::size_t idx = 0;

@@ -180,4 +180,63 @@ ref_mat gemm_reference(form f, std::size_t m, std::size_t n, std::size_t k, cons
     return r;
 }
 
+// The causal bands a product may be given (kernels/scalar/gemm.hpp: gemm_band): each kind at
+// offsets that put the edge on the diagonal, inside C, and past it (whole columns with no term).
+inline std::vector<::typeformer::kernels::gemm_band> causal_bands() {
+    using kind = ::typeformer::kernels::gemm_band::kind;
+    std::vector<::typeformer::kernels::gemm_band> b;
+    for (kind w : {kind::c_upper, kind::k_to_col, kind::k_from_col})
+        for (std::ptrdiff_t o : {0, 5, -3, -70})
+            b.push_back({w, o});
+    return b;
+}
+inline std::string band_name(const ::typeformer::kernels::gemm_band& b) {
+    using kind = ::typeformer::kernels::gemm_band::kind;
+    return std::string(b.what == kind::c_upper    ? " c_upper"
+                       : b.what == kind::k_to_col ? " k_to_col"
+                                                  : " k_from_col") +
+           " offset " + std::to_string(b.offset);
+}
+
+// The bands' definitions, written out here rather than taken from gemm_band's own helpers:
+// op(B)(p, j) lies in a k band iff p ≤ j + offset (k_to_col) or p ≥ j + offset (k_from_col);
+// C(i, j) is wanted under c_upper iff i ≤ j + offset.
+inline bool in_k_band(const ::typeformer::kernels::gemm_band& b, std::size_t p, std::size_t j) {
+    using kind = ::typeformer::kernels::gemm_band::kind;
+    const auto d = static_cast<std::ptrdiff_t>(p) - static_cast<std::ptrdiff_t>(j);
+    return b.what == kind::k_to_col     ? d <= b.offset
+           : b.what == kind::k_from_col ? d >= b.offset
+                                        : true;
+}
+inline bool wanted(const ::typeformer::kernels::gemm_band& b, std::size_t i, std::size_t j) {
+    const auto d = static_cast<std::ptrdiff_t>(i) - static_cast<std::ptrdiff_t>(j);
+    return b.what != ::typeformer::kernels::gemm_band::kind::c_upper || d <= b.offset;
+}
+
+// What a k band promises the kernel: op(B)(p, j) = 0 outside it (A and dS of causal attention).
+template <class T>
+void zero_outside_band(form f, const ::typeformer::kernels::gemm_band& b, strided<T>& B) {
+    const std::size_t n = f == form::nt ? B.rows : B.cols, k = f == form::nt ? B.cols : B.rows;
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t p = 0; p < k; ++p)
+            if (!in_k_band(b, p, j))
+                (f == form::nt ? B(j, p) : B(p, j)) = T(0);
+}
+
+// The entries of C a c_upper band does not want set to 0 (in a result and its reference alike),
+// so that only the wanted ones are compared.
+template <class T>
+void clear_unwanted(const ::typeformer::kernels::gemm_band& b, strided<T>& C) {
+    for (std::size_t j = 0; j < C.cols; ++j)
+        for (std::size_t i = 0; i < C.rows; ++i)
+            if (!wanted(b, i, j))
+                C(i, j) = T(0);
+}
+inline void clear_unwanted(const ::typeformer::kernels::gemm_band& b, ref_mat& C) {
+    for (std::size_t j = 0; j < C.cols; ++j)
+        for (std::size_t i = 0; i < C.rows; ++i)
+            if (!wanted(b, i, j))
+                C(i, j) = C.m(i, j) = 0.0;
+}
+
 }  // namespace tf_test

@@ -2,7 +2,8 @@
 // one-column products of decoding, parallel_cols for the products of one sequence): over
 // operands big enough to be split, every form must give the same bits on 1, 2 and 3 threads,
 // from one run to the next and as the unsplit kernel, and agree with a double reference under
-// the kernels' criterion. Built with -fopenmp (the other kernel tests are not).
+// the kernels' criterion, with and without a causal band. Built with -fopenmp (the other kernel
+// tests are not).
 #include <omp.h>
 
 #include <cstring>
@@ -31,13 +32,15 @@ bool bit_equal(const strided<T>& a, const strided<T>& b) {
 
 // C (m, n) ←/+= op(A)·op(B) through the public kernel on 1, 2, 3 and again 2 threads; `unsplit`
 // computes the same with the kernel the split calls, on one piece.
+// Under a band (causal attention's products), op(B) is zero outside a k band and only the
+// entries a c_upper band wants are compared.
 template <class Unsplit>
 void expect_split_exact(form f, std::size_t m, std::size_t n, std::size_t k, bool accumulate,
-                        Unsplit&& unsplit) {
+                        Unsplit&& unsplit, tf::kernels::gemm_band band = {}) {
     const auto A =
         f == form::tn ? strided<float>(k, m, 1).random() : strided<float>(m, k, 1).random();
-    const auto B =
-        f == form::nt ? strided<float>(n, k, 2).random() : strided<float>(k, n, 2).random();
+    auto B = f == form::nt ? strided<float>(n, k, 2).random() : strided<float>(k, n, 2).random();
+    zero_outside_band(f, band, B);
     const auto C0 = strided<float>(m, n, 3).random();
     std::vector<strided<float>> got;
     for (const int threads : {1, 2, 3, 2}) {
@@ -45,26 +48,32 @@ void expect_split_exact(form f, std::size_t m, std::size_t n, std::size_t k, boo
         auto C = C0;
         if (f == form::nn)
             TF_CALL(path::simd, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(), C.ld,
-                    accumulate);
+                    accumulate, band);
         else if (f == form::tn)
             TF_CALL(path::simd, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(), C.ld,
-                    accumulate);
+                    accumulate, band);
         else
             TF_CALL(path::simd, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(), C.ld,
-                    accumulate);
+                    accumulate, band);
+        clear_unwanted(band, C);
         got.push_back(C);
     }
     omp_set_num_threads(omp_get_num_procs());
-    const std::string what = std::string(form_name(f)) + " m=" + std::to_string(m) +
-                             " n=" + std::to_string(n) + " k=" + std::to_string(k) +
-                             (accumulate ? " accumulate" : "");
-    EXPECT_TRUE(close(got[1], gemm_reference(f, m, n, k, A, B, C0, accumulate), what));
+    const std::string what =
+        std::string(form_name(f)) + " m=" + std::to_string(m) + " n=" + std::to_string(n) +
+        " k=" + std::to_string(k) +
+        (band.what != tf::kernels::gemm_band::kind::none ? band_name(band) : std::string()) +
+        (accumulate ? " accumulate" : "");
+    auto ref = gemm_reference(f, m, n, k, A, B, C0, accumulate);
+    clear_unwanted(band, ref);
+    EXPECT_TRUE(close(got[1], ref, what));
     EXPECT_TRUE(bit_equal(got[0], got[1])) << what << ": 1 vs 2 threads";
     EXPECT_TRUE(bit_equal(got[0], got[2])) << what << ": 1 vs 3 threads";
     EXPECT_TRUE(bit_equal(got[1], got[3])) << what << ": 2 threads, run to run";
 #if TYPEFORMER_SIMD
     auto whole = C0;  // cutting at whole row blocks / column groups changes no bit
     unsplit(A, B, whole);
+    clear_unwanted(band, whole);
     EXPECT_TRUE(bit_equal(whole, got[1])) << what << ": unsplit vs 2 threads";
 #else
     (void)unsplit;
@@ -121,6 +130,41 @@ TEST(KernelThreads, ColumnSplitProductsSameBitsAsUnsplit) {
 #endif
                 });
             }
+}
+
+// Causal attention's products at a baby head's shapes (l = 256, d = 64) and past them: under a
+// band the columns are cut at equal work rather than equal width, still the same bits.
+TEST(KernelThreads, BandedProductsSameBitsAsUnsplit) {
+    using kind = tf::kernels::gemm_band::kind;
+    struct banded {
+        form f;
+        std::size_t m, n, k;
+        tf::kernels::gemm_band band;
+    };
+    const banded cases[] = {
+        {form::tn, 256, 256, 64, {kind::c_upper, 0}},     // S = KᵀQ, dA = VᵀdṼ
+        {form::nn, 64, 256, 256, {kind::k_to_col, 0}},    // Ṽ = V·A, dQ = K·dS
+        {form::nt, 64, 256, 256, {kind::k_from_col, 0}},  // dV = dṼ·Aᵀ, dK = Q·dSᵀ
+        {form::tn, 300, 261, 70, {kind::c_upper, 9}},     // a KV cache's offset
+        {form::nn, 70, 263, 300, {kind::k_to_col, 9}},
+        {form::nt, 70, 301, 263, {kind::k_from_col, -9}},
+        {form::nn, 128, 600, 600, {kind::k_to_col, 0}}};  // crosses k slices and column blocks
+    for (const auto& c : cases)
+        for (const bool accumulate : {false, true})
+            expect_split_exact(
+                c.f, c.m, c.n, c.k, accumulate,
+                [&](auto& A, auto& B, auto& C) {
+#if TYPEFORMER_SIMD
+                    const std::size_t rs = c.f == form::nt ? B.ld : 1,
+                                      cs = c.f == form::nt ? 1 : B.ld;
+                    tf::kernels::simd_impl::gemm_driver(c.m, c.n, c.k, A.data(), A.ld,
+                                                        c.f == form::tn, B.data(), rs, cs, C.data(),
+                                                        C.ld, accumulate, c.band);
+#else
+                    (void)A, (void)B, (void)C;
+#endif
+                },
+                c.band);
 }
 
 }  // namespace

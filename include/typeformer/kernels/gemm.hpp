@@ -18,8 +18,10 @@ namespace typeformer {
 
 namespace kernels::detail {
 
+// `band`: what a causal mask lets the kernels skip (kernels/scalar/gemm.hpp); attention passes it.
 template <class A, class B, class C>
-constexpr void matmul_impl(const A& a, const B& b, C& c, bool accumulate) noexcept {
+constexpr void matmul_impl(const A& a, const B& b, C& c, bool accumulate,
+                           gemm_band band = {}) noexcept {
     using TA = operand_traits<A>;
     using TB = operand_traits<B>;
     const auto av = TA::stored(a);
@@ -33,13 +35,13 @@ constexpr void matmul_impl(const A& a, const B& b, C& c, bool accumulate) noexce
     TYPEFORMER_CHECK(cv.rows() == m && cv.cols() == n, "matmul: C's extents are not A·B's");
     if constexpr (TA::is_transposed)
         backend::gemm_tn(m, n, k, av.data(), av.stride(), bv.data(), bv.stride(), cv.data(),
-                         cv.stride(), accumulate);
+                         cv.stride(), accumulate, band);
     else if constexpr (TB::is_transposed)
         backend::gemm_nt(m, n, k, av.data(), av.stride(), bv.data(), bv.stride(), cv.data(),
-                         cv.stride(), accumulate);
+                         cv.stride(), accumulate, band);
     else
         backend::gemm_nn(m, n, k, av.data(), av.stride(), bv.data(), bv.stride(), cv.data(),
-                         cv.stride(), accumulate);
+                         cv.stride(), accumulate, band);
 }
 
 template <class A, class X, class Y>

@@ -4,7 +4,9 @@
 //   S, A, dA, dS  (l_z, l_x)
 //   softmax_columns(S, scale, mask)            in place: S[:, t] ← softmax(scale·S[:, t]);
 //                                              masked entries are −∞ before exp, exactly 0 after
-//   softmax_columns_backward(A, dA, scale, dS) dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t])
+//   softmax_columns_backward(A, dA, scale, dS[, mask])
+//                                              dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t])
+//                                              (under a causal mask: on the kept rows only)
 //
 // Masks (Algorithm 4's Mask[t_z, t_x]):
 //   mask_bidirectional{}         Mask ≡ 1
@@ -50,20 +52,30 @@ concept softmax_backward_operands =
     same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<DA>> &&
     same_value_type<kernels::detail::value_of<A>, kernels::detail::value_of<DS>>;
 
-// dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t]), A = softmax_columns(S, scale, ·)
-template <class A, class DA, class DS>
+// dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t]), A = softmax_columns(S, scale, mask). Under a
+// causal mask only the kept rows are read and written: the masked ones have A = 0, add nothing,
+// and their dA need not be set (causal attention does not compute it).
+template <class A, class DA, class DS, softmax_mask Mask = mask_bidirectional>
     requires matrix<A> && softmax_backward_operands<A, DA, std::remove_cvref_t<DS>> &&
         writable<kernels::detail::element_of<DS>>
-void softmax_columns_backward(const A& a, const DA& da, kernels::detail::value_of<A> scale,
-                              DS&& ds) noexcept {
+void softmax_columns_backward(const A& a, const DA& da, kernels::detail::value_of<A> scale, DS&& ds,
+                              Mask mask = {}) noexcept {
     const auto ar = kernels::detail::raw_of(a);
     const auto dar = kernels::detail::raw_of(da);
     const auto dsr = kernels::detail::raw_of(ds);
     TYPEFORMER_CHECK(
         ar.rows == dar.rows && ar.cols == dar.cols && ar.rows == dsr.rows && ar.cols == dsr.cols,
         "softmax_columns_backward: extents differ");
+    bool causal = false;
+    std::ptrdiff_t offset = 0;
+    if constexpr (std::is_same_v<Mask, mask_unidirectional>) {
+        causal = true;
+        offset = static_cast<std::ptrdiff_t>(mask.offset);
+    } else {
+        (void)mask;
+    }
     kernels::backend::softmax_columns_backward(ar.rows, ar.cols, scale, ar.ptr, ar.ld, dar.ptr,
-                                               dar.ld, dsr.ptr, dsr.ld);
+                                               dar.ld, dsr.ptr, dsr.ld, causal, offset);
 }
 
 // ---- a mis-shaped call: one error naming both dimensions (shape_error.hpp) ----

@@ -59,6 +59,21 @@ constexpr T attention_scale() noexcept {
     return T(1) / kernels::detail::cmath::sqrt(T(Dattn::size));
 }
 
+// What a causal mask (t_z ≤ t_x + offset) lets each product of lines 4–6 skip, about half of
+// their work: the entries of S = KᵀQ and dA = VᵀdṼ above the mask's edge are not computed, and
+// the sums of V·A, K·dS, dṼ·Aᵀ and Q·dSᵀ stop or start at the edge, where A and dS are exactly 0.
+struct attention_bands {
+    kernels::gemm_band scores, to_edge, from_edge;
+};
+constexpr attention_bands attention_bands_of(mask_bidirectional) noexcept {
+    return {};
+}
+constexpr attention_bands attention_bands_of(mask_unidirectional mask) noexcept {
+    using kind = kernels::gemm_band::kind;
+    const auto o = static_cast<std::ptrdiff_t>(mask.offset);
+    return {{kind::c_upper, o}, {kind::k_to_col, o}, {kind::k_from_col, -o}};
+}
+
 // Lines 4–6 of Algorithm 4 for one head. Q (d_attn, l_x), K (d_attn, l_z), V (d_v, l_z) may be
 // blocks of rows of stacked heads. Writes A ← softmax(S/√d_attn) (l_z, l_x), the probabilities
 // backward needs, and Ṽ ← V·A (d_v, l_x).
@@ -67,28 +82,32 @@ constexpr void attention_core_forward(mat_view<const T, Dattn, Lx> Q,
                                       mat_view<const T, Dattn, Lz> K, mat_view<const T, Dv, Lz> V,
                                       Mask mask, mat_view<T, Lz, Lx> A,
                                       mat_view<T, Dv, Lx> Vt) noexcept {
-    matmul(transpose(K), Q, A);  // 4: S ← KᵀQ                                     (l_z, l_x)
+    using kernels::detail::matmul_impl;
+    const attention_bands band = attention_bands_of(mask);
+    matmul_impl(transpose(K), Q, A, false, band.scores);  // 4: S ← KᵀQ              (l_z, l_x)
     // 5: S[t_z, t_x] ← −∞ where ¬Mask[t_z, t_x];  6: A ← softmax(S/√d_attn), masked → exactly 0
     softmax_columns(A, attention_scale<T, Dattn>(), mask);
-    matmul(V, A, Vt);  // 6: Ṽ ← V·A                                                (d_v, l_x)
+    matmul_impl(V, A, Vt, false, band.to_edge);  // 6: Ṽ ← V·A                      (d_v, l_x)
 }
 
-// Backward of lines 4–6 for one head, from the forward's A. WRITES (=, not +=) dQ, dK, dV: the
-// callers own these per-head blocks and accumulate them into the parameters afterwards.
+// Backward of lines 4–6 for one head, from the forward's A and mask. WRITES (=, not +=) dQ, dK,
+// dV: the callers own these per-head blocks and accumulate them into the parameters afterwards.
 // dA, dS (l_z, l_x) are scratch.
-template <class T, class Dattn, class Dv, class Lx, class Lz>
+template <class T, class Dattn, class Dv, class Lx, class Lz, class Mask>
 void attention_core_backward(mat_view<const T, Dattn, Lx> Q, mat_view<const T, Dattn, Lz> K,
-                             mat_view<const T, Dv, Lz> V, mat_view<const T, Lz, Lx> A,
+                             mat_view<const T, Dv, Lz> V, mat_view<const T, Lz, Lx> A, Mask mask,
                              mat_view<const T, Dv, Lx> dVt, mat_view<T, Dattn, Lx> dQ,
                              mat_view<T, Dattn, Lz> dK, mat_view<T, Dv, Lz> dV,
                              mat_view<T, Lz, Lx> dA, mat_view<T, Lz, Lx> dS) noexcept {
-    matmul(dVt, transpose(A), dV);  // 6: dV = dṼ Aᵀ                               (d_v, l_z)
-    matmul(transpose(V), dVt, dA);  // 6: dA = Vᵀ dṼ                               (l_z, l_x)
+    using kernels::detail::matmul_impl;
+    const attention_bands band = attention_bands_of(mask);
+    matmul_impl(dVt, transpose(A), dV, false, band.from_edge);  // 6: dV = dṼ Aᵀ     (d_v, l_z)
+    matmul_impl(transpose(V), dVt, dA, false, band.scores);     // 6: dA = Vᵀ dṼ     (l_z, l_x)
     // 5–6: dS = A ⊙ (dA − 1·Σ_t_z A⊙dA)/√d_attn; masked entries have A = 0, so dS = 0 there
     fill(dS, T(0));
-    softmax_columns_backward(A, dA, attention_scale<T, Dattn>(), dS);
-    matmul(K, dS, dQ);             // 4: dQ = K dS                                 (d_attn, l_x)
-    matmul(Q, transpose(dS), dK);  // 4: dK = Q dSᵀ                                (d_attn, l_z)
+    softmax_columns_backward(A, dA, attention_scale<T, Dattn>(), dS, mask);
+    matmul_impl(K, dS, dQ, false, band.to_edge);               // 4: dQ = K dS      (d_attn, l_x)
+    matmul_impl(Q, transpose(dS), dK, false, band.from_edge);  // 4: dK = Q dSᵀ     (d_attn, l_z)
 }
 
 }  // namespace detail
@@ -186,15 +205,14 @@ void forward(const Attention<T, Dx, Dz, Dattn, Dout>& p, const XM& X, const ZM& 
 }
 
 // Backward of Algorithm 4: ACCUMULATES (+=) into dX, dZ and grads. Self-attention passes the
-// same tensor as X and Z and the same buffer as dX and dZ. `mask` is the forward's; its zeros are
-// already in the cached A, so it only documents the call.
+// same tensor as X and Z and the same buffer as dX and dZ. `mask` is the forward's: its zeros are
+// in the cached A, and a causal one lets the products skip the masked half.
 template <class T, class Dx, class Dz, class Dattn, class Dout, class XM, class ZM,
           softmax_mask Mask, class DVM, class DXM, class DZM>
     requires attention_grad_operands<T, Dx, Dz, Dout, XM, ZM, DVM, DXM, DZM>
 void backward(
-    const Attention<T, Dx, Dz, Dattn, Dout>& p, const XM& X, const ZM& Z,
-    [[maybe_unused]] Mask mask, const DVM& dVt, DXM&& dX, DZM&& dZ,
-    Attention<T, Dx, Dz, Dattn, Dout>& grads,
+    const Attention<T, Dx, Dz, Dattn, Dout>& p, const XM& X, const ZM& Z, Mask mask, const DVM& dVt,
+    DXM&& dX, DZM&& dZ, Attention<T, Dx, Dz, Dattn, Dout>& grads,
     const typename Attention<T, Dx, Dz, Dattn, Dout>::template cache<detail::cols_of<XM>,
                                                                      detail::cols_of<ZM>>& c,
     typename Attention<T, Dx, Dz, Dattn, Dout>::template scratch<detail::cols_of<XM>,
@@ -210,10 +228,10 @@ void backward(
     detail::attention_resize(s.dA, l_z, l_x);
     detail::attention_resize(s.dS, l_z, l_x);
 
-    detail::attention_core_backward(detail::attention_cview(c.Q), detail::attention_cview(c.K),
-                                    detail::attention_cview(c.V), detail::attention_cview(c.A),
-                                    detail::attention_cview(dVt), as_view(s.dQ), as_view(s.dK),
-                                    as_view(s.dV), as_view(s.dA), as_view(s.dS));  // 6–4
+    detail::attention_core_backward(
+        detail::attention_cview(c.Q), detail::attention_cview(c.K), detail::attention_cview(c.V),
+        detail::attention_cview(c.A), mask, detail::attention_cview(dVt), as_view(s.dQ),
+        as_view(s.dK), as_view(s.dV), as_view(s.dA), as_view(s.dS));  // 6–4
 
     matmul_add(s.dV, transpose(Zv), grads.W_v);  // 3: dW_v += dV Zᵀ
     add_bias_grad(s.dV, grads.b_v);              // 3: db_v += dV 1

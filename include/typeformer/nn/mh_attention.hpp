@@ -122,13 +122,13 @@ constexpr void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p
 }
 
 // Backward of Algorithm 5: ACCUMULATES (+=) into dX, dZ and grads. Self-attention passes the
-// same tensor as X and Z and the same buffer as dX and dZ. `mask` is the forward's; its zeros are
-// already in the cached A^h, so it only documents the call.
+// same tensor as X and Z and the same buffer as dX and dZ. `mask` is the forward's: its zeros are
+// in the cached A^h, and a causal one lets the products skip the masked half.
 template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
           class ZM, softmax_mask Mask, class DVM, class DXM, class DZM>
     requires attention_grad_operands<T, Dx, Dz, Dout, XM, ZM, DVM, DXM, DZM>
 void backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X, const ZM& Z,
-              [[maybe_unused]] Mask mask, const DVM& dVt, DXM&& dX, DZM&& dZ,
+              Mask mask, const DVM& dVt, DXM&& dX, DZM&& dZ,
               MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& grads,
               const typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
                   detail::cols_of<XM>, detail::cols_of<ZM>>& c,
@@ -151,10 +151,11 @@ void backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const X
     add_bias_grad(dVt, grads.b_o);               // 4: db_o += dṼ 1
     matmul(transpose(p.W_o), dVt, s.dY);  // 4: dY = W_oᵀ dṼ               (H·d_mid, l_x)
     for (std::size_t h = 0; h < Heads::size; ++h)  // 3–1: dY^h = head(dY, h) → dQ^h, dK^h, dV^h
-        detail::attention_core_backward(
-            head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
-            head(attention_cview(c.V), h), attention_cview(c.A[h]), head(attention_cview(s.dY), h),
-            head(s.dQ, h), head(s.dK, h), head(s.dV, h), as_view(s.dA), as_view(s.dS));
+        detail::attention_core_backward(head(attention_cview(c.Q), h),
+                                        head(attention_cview(c.K), h),
+                                        head(attention_cview(c.V), h), attention_cview(c.A[h]),
+                                        mask, head(attention_cview(s.dY), h), head(s.dQ, h),
+                                        head(s.dK, h), head(s.dV, h), as_view(s.dA), as_view(s.dS));
 
     // 2, Alg. 4 lines 3–1 for every head at once
     matmul_add(s.dV, transpose(Zv), grads.W_v);  // dW_v += dV Zᵀ

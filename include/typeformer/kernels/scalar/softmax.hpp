@@ -1,7 +1,7 @@
 // Scalar softmax over the columns of S (rows, cols): each column becomes a distribution.
 //
 //   softmax_columns           S[:, t] ← softmax(scale·S[:, t]) over its kept rows, 0 elsewhere
-//   softmax_columns_backward  dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t])
+//   softmax_columns_backward  dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t]) over the kept rows
 //
 // Masking (the paper's Mask[t_z, t_x]): `causal` false keeps every row; true keeps row t_z of
 // column t_x iff t_z ≤ t_x + offset. A negative offset can mask whole columns; those are all 0.
@@ -55,15 +55,18 @@ constexpr void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool
 template <class T>
 constexpr void softmax_columns_backward(std::size_t rows, std::size_t cols, T scale, const T* A,
                                         std::size_t lda, const T* dA, std::size_t ldda, T* dS,
-                                        std::size_t ldds) noexcept {
+                                        std::size_t ldds, bool causal = false,
+                                        std::ptrdiff_t offset = 0) noexcept {
     for (std::size_t t = 0; t < cols; ++t) {
         const T* a = A + t * lda;
         const T* da = dA + t * ldda;
         T* ds = dS + t * ldds;
+        // Masked rows have A = 0 and add nothing; their dA is not read (it may be unset).
+        const std::size_t kept = kernels::detail::kept_rows(rows, t, causal, offset);
         T dot = T(0);
-        for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t i = 0; i < kept; ++i)
             dot += a[i] * da[i];
-        for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t i = 0; i < kept; ++i)
             ds[i] += scale * a[i] * (da[i] - dot);
     }
 }

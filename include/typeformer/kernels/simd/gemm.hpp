@@ -122,20 +122,36 @@ void with_constant(std::size_t n, F&& f) {
     (std::make_index_sequence<N>{});
 }
 
-// One row panel (MV batches) against nc columns: full tiles, then one narrower tile.
+// One row panel (MV batches, rows [i0, …) of C) against nc columns, for the terms [plo, phi)
+// of the sum that Ap and B hold (k slice pc): full tiles, then one narrower tile. A band
+// (columns numbered from the panel's first) narrows each tile's terms to those that reach one of
+// its columns and skips tiles whose rows it does not want; a tile's first terms overwrite C
+// unless `accumulate`, the later slices' add to it.
 template <class T, std::size_t MV>
-void gemm_panel(std::size_t nc, std::size_t kc, const T* Ap, const T* B, std::size_t rs,
-                std::size_t cs, T* C, std::size_t ldc, std::size_t mlast,
-                bool accumulate) noexcept {
+void gemm_panel(std::size_t nc, std::size_t k, std::size_t pc, std::size_t plo, std::size_t phi,
+                const T* Ap, const T* B, std::size_t rs, std::size_t cs, T* C, std::size_t ldc,
+                std::size_t i0, std::size_t mlast, bool accumulate, gemm_band band) noexcept {
     constexpr std::size_t NR = gemm_nr<MV>;
+    constexpr std::size_t lda = MV * gemm_blocking<T>::W;
+    auto tile = [&](std::size_t j, auto NRt) {
+        constexpr std::size_t nr = decltype(NRt)::value;
+        if (band.rows_upto(i0 + 1, j + nr) <= i0)
+            return;  // c_upper: no row of this panel is wanted by these columns
+        const std::size_t first = band.k_first(k, j);
+        const std::size_t lo = first > plo ? first : plo;
+        const std::size_t last = band.k_last(k, j + nr);
+        const std::size_t hi = last < phi ? last : phi;
+        if (lo >= hi)
+            return;
+        gemm_micro<T, MV, nr>(hi - lo, Ap + (lo - plo) * lda, B + (lo - plo) * rs + j * cs, rs, cs,
+                              C + j * ldc, ldc, mlast, accumulate || pc > first);
+    };
     std::size_t j = 0;
     for (; j + NR <= nc; j += NR)
-        gemm_micro<T, MV, NR>(kc, Ap, B + j * cs, rs, cs, C + j * ldc, ldc, mlast, accumulate);
+        tile(j, std::integral_constant<std::size_t, NR>{});
     if (j == nc)
         return;
-    with_constant<NR - 1>(nc - j, [&](auto NRe) {
-        gemm_micro<T, MV, NRe()>(kc, Ap, B + j * cs, rs, cs, C + j * ldc, ldc, mlast, accumulate);
-    });
+    with_constant<NR - 1>(nc - j, [&](auto NRe) { tile(j, NRe); });
 }
 
 // Ap (NV·W × kc) ← rows [0, mb) of the (mb × kc) block at A, X(i, p) = A[i + p·lda] (A·B,
@@ -285,44 +301,57 @@ void gemm_pack_at(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T
 // Y(p, j) = B[p·brs + j·bcs]. Loop order: column block jc (B's block in L2), row block ic
 // (C's block in L2), k slice pc, row panel (A's packed panel in L1), register tile. A row
 // block of MC rows cut the tall products' time (gpt2, m = 2304…50257, k = 768) by ~20%.
+// Under a band, a column block packs and runs only the rows and terms its columns need; the
+// k slices stay at multiples of KC, so every entry is the same chain of FMAs as without the band
+// and as in any column split.
 template <class T>
 void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
                  bool transpose_a, const T* B, std::size_t brs, std::size_t bcs, T* C,
-                 std::size_t ldc, bool accumulate) noexcept {
+                 std::size_t ldc, bool accumulate, gemm_band band = {}) noexcept {
     using blk = gemm_blocking<T>;
     constexpr std::size_t W = blk::W;
     if (m == 0 || n == 0)
         return;
-    if (k == 0) {
-        if (!accumulate)
-            for (std::size_t j = 0; j < n; ++j)
-                for (std::size_t i = 0; i < m; ++i)
+    // Columns no term reaches (a k band empty for them, or k = 0) are the empty sum.
+    if (!accumulate && (k == 0 || band.what == gemm_band::kind::k_to_col ||
+                        band.what == gemm_band::kind::k_from_col))
+        for (std::size_t j = 0; j < n; ++j)
+            if (band.k_first(k, j) >= band.k_last(k, j + 1))
+                for (std::size_t i = 0; i < band.rows_upto(m, j + 1); ++i)
                     C[i + j * ldc] = T(0);
+    if (k == 0)
         return;
-    }
     alignas(64) T Ap[blk::MR_max * blk::KC];
     // With few k slices, sweeping all of C once per slice costs less than re-reading B's block
     // for every row block: then one row block spans all of m (B's block stays in L2 instead).
     const std::size_t MC = k <= 2 * blk::KC ? m : blk::MC;
     for (std::size_t jc = 0; jc < n; jc += blk::NC) {
         const std::size_t nc = n - jc < blk::NC ? n - jc : blk::NC;
-        for (std::size_t ic = 0; ic < m;) {
+        const gemm_band b = band.shifted(jc);
+        const std::size_t mb_end = b.rows_upto(m, nc);  // rows wanted by the block's columns
+        const std::size_t kb_first = b.k_first(k, 0), kb_last = b.k_last(k, nc);
+        if (kb_first >= kb_last)
+            continue;  // no term reaches these columns: zeroed above, or left to accumulate
+        for (std::size_t ic = 0; ic < mb_end;) {
             // The last block takes a short remainder along rather than leaving it alone.
-            const std::size_t mc = m - ic <= MC + gemm_mv * W ? m - ic : MC;
-            for (std::size_t pc = 0; pc < k; pc += blk::KC) {
-                const std::size_t kc = k - pc < blk::KC ? k - pc : blk::KC;
-                const bool acc = accumulate || pc > 0;
+            const std::size_t mc = mb_end - ic <= MC + gemm_mv * W ? mb_end - ic : MC;
+            for (std::size_t pc = kb_first / blk::KC * blk::KC; pc < kb_last; pc += blk::KC) {
+                // Pack and run only the terms [plo, phi) of this slice some column needs.
+                const std::size_t plo = pc > kb_first ? pc : kb_first;
+                const std::size_t phi = k - pc < blk::KC ? k : pc + blk::KC;
+                const std::size_t kc = (phi < kb_last ? phi : kb_last) - plo;
                 for (std::size_t ir = 0; ir < mc;) {
                     const std::size_t i = ic + ir;
                     const std::size_t nv = gemm_tile_batches((mc - ir + W - 1) / W);
                     const std::size_t mb = mc - ir < nv * W ? mc - ir : nv * W;
                     with_constant<gemm_mv_max>(nv, [&](auto NV) {
                         if (transpose_a)
-                            gemm_pack_at(mb, kc, A + i * lda + pc, lda, Ap, NV());
+                            gemm_pack_at(mb, kc, A + i * lda + plo, lda, Ap, NV());
                         else
-                            gemm_pack_a<T, NV()>(mb, kc, A + i + pc * lda, lda, Ap);
-                        gemm_panel<T, NV()>(nc, kc, Ap, B + pc * brs + jc * bcs, brs, bcs,
-                                            C + i + jc * ldc, ldc, mb - (NV() - 1) * W, acc);
+                            gemm_pack_a<T, NV()>(mb, kc, A + i + plo * lda, lda, Ap);
+                        gemm_panel<T, NV()>(nc, k, pc, plo, plo + kc, Ap, B + plo * brs + jc * bcs,
+                                            brs, bcs, C + i + jc * ldc, ldc, i, mb - (NV() - 1) * W,
+                                            accumulate, b);
                     });
                     ir += mb;
                 }
@@ -497,9 +526,47 @@ void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noe
 // it lands, so the result is bit-identical to the unsplit call (tests/kernels/threads_test.cpp).
 inline constexpr std::size_t parallel_cols_min = std::size_t{1} << 21;  // 2 M multiply-adds
 
+// Below this many columns a band is not worth its shorter, ragged tiles: one head of tiny
+// (l = 32) ran its lines 4–6 and their backward 12% slower with the skip than without it, small's
+// (l = 128) 1.6× faster (bench_kernels' <config>/attention_head rows). The band is a permission,
+// so ignoring it changes no wanted entry.
+inline constexpr std::size_t band_cols_min = 64;
+inline gemm_band worth_skipping(gemm_band band, std::size_t n) noexcept {
+    return n >= band_cols_min ? band : gemm_band{};
+}
+
+// cols(j0, nc, band) runs the driver on columns [j0, j0 + nc) with the band as seen from there.
 template <class F>
-void parallel_cols(std::size_t m, std::size_t n, std::size_t k, F&& cols) noexcept {
-    parallel_chunks(n, 8, 4, m * n * k >= parallel_cols_min, static_cast<F&&>(cols));
+void parallel_cols(std::size_t m, std::size_t n, std::size_t k, gemm_band band, F&& cols) noexcept {
+    band = worth_skipping(band, n);
+#if defined(_OPENMP)
+    if (band.what != gemm_band::kind::none && m * n * k >= parallel_cols_min && n >= 16 &&
+        worth_a_team()) {
+        // A band makes the work grow or shrink along the columns: 4 chunks of about equal work
+        // (rows wanted × terms, per 8-column group) instead of equal width, so the 2 threads
+        // finish together. The cuts depend on the shape and the band only.
+        auto work = [&](std::size_t j0, std::size_t j1) {
+            const std::size_t first = band.k_first(k, j0), last = band.k_last(k, j1);
+            return band.rows_upto(m, j1) * (last > first ? last - first : 0) * (j1 - j0);
+        };
+        std::size_t total = 0;
+        for (std::size_t j = 0; j < n; j += 8)
+            total += work(j, j + 8 < n ? j + 8 : n);
+        std::size_t cut[5] = {0, n, n, n, n}, done = 0, c = 1;
+        for (std::size_t j = 0; j < n && c < 4; j += 8) {
+            done += work(j, j + 8 < n ? j + 8 : n);
+            if (done * 4 >= total * c && j + 8 < n)
+                cut[c++] = j + 8;
+        }
+#pragma omp parallel for schedule(static)
+        for (std::size_t q = 0; q < 4; ++q)
+            if (cut[q + 1] > cut[q])
+                cols(cut[q], cut[q + 1] - cut[q], band.shifted(cut[q]));
+        return;
+    }
+#endif
+    parallel_chunks(n, 8, 4, m * n * k >= parallel_cols_min,
+                    [&](std::size_t j0, std::size_t nc) { cols(j0, nc, band.shifted(j0)); });
 }
 
 }  // namespace typeformer::kernels::simd_impl
@@ -508,46 +575,49 @@ namespace typeformer::kernels::simd {
 
 template <class T>
 void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda, const T* B,
-             std::size_t ldb, T* C, std::size_t ldc, bool accumulate) noexcept {
+             std::size_t ldb, T* C, std::size_t ldc, bool accumulate,
+             gemm_band band = {}) noexcept {
     if constexpr (!simd_impl::has_batch<T>)
-        scalar::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
+        scalar::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band);
     else if (n == 1)  // one column: A streams once, nothing to reuse a packed panel for
         simd_impl::parallel_rows(
             m, k, 4 * simd_impl::width<T>, [&](std::size_t r0, std::size_t mr) {
                 simd_impl::gemv_n_impl(mr, k, A + r0, lda, B, C + r0, accumulate);
             });
     else
-        simd_impl::parallel_cols(m, n, k, [&](std::size_t j0, std::size_t nc) {
+        simd_impl::parallel_cols(m, n, k, band, [&](std::size_t j0, std::size_t nc, gemm_band b) {
             simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
-                                   accumulate);
+                                   accumulate, b);
         });
 }
 
 template <class T>
 void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda, const T* B,
-             std::size_t ldb, T* C, std::size_t ldc, bool accumulate) noexcept {
+             std::size_t ldb, T* C, std::size_t ldc, bool accumulate,
+             gemm_band band = {}) noexcept {
     if constexpr (!simd_impl::has_batch<T>)
-        scalar::gemm_nt(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
+        scalar::gemm_nt(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band);
     else
-        simd_impl::parallel_cols(m, n, k, [&](std::size_t j0, std::size_t nc) {
+        simd_impl::parallel_cols(m, n, k, band, [&](std::size_t j0, std::size_t nc, gemm_band b) {
             simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0, ldb, 1, C + j0 * ldc, ldc,
-                                   accumulate);
+                                   accumulate, b);
         });
 }
 
 template <class T>
 void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda, const T* B,
-             std::size_t ldb, T* C, std::size_t ldc, bool accumulate) noexcept {
+             std::size_t ldb, T* C, std::size_t ldc, bool accumulate,
+             gemm_band band = {}) noexcept {
     if constexpr (!simd_impl::has_batch<T>)
-        scalar::gemm_tn(m, n, k, A, lda, B, ldb, C, ldc, accumulate);
+        scalar::gemm_tn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band);
     else if (n < 4)  // too few columns to pay for transposing A's panel
         simd_impl::parallel_rows(m, k, 4, [&](std::size_t r0, std::size_t mr) {
             simd_impl::gemm_tn_dot(mr, n, k, A + r0 * lda, lda, B, ldb, C + r0, ldc, accumulate);
         });
     else
-        simd_impl::parallel_cols(m, n, k, [&](std::size_t j0, std::size_t nc) {
+        simd_impl::parallel_cols(m, n, k, band, [&](std::size_t j0, std::size_t nc, gemm_band b) {
             simd_impl::gemm_driver(m, nc, k, A, lda, true, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
-                                   accumulate);
+                                   accumulate, b);
         });
 }
 

@@ -1,7 +1,7 @@
 // xsimd softmax over the columns of S; same signatures and masking as kernels/scalar/softmax.hpp.
 //
 //   softmax_columns           S[:, t] ← softmax(scale·S[:, t]) over its kept rows, 0 elsewhere
-//   softmax_columns_backward  dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t])
+//   softmax_columns_backward  dS += scale · A ⊙ (dA − 1·Σ_i A[i, t]·dA[i, t]) over the kept rows
 #pragma once
 
 #include <cstddef>
@@ -53,22 +53,25 @@ void softmax_columns(std::size_t rows, std::size_t cols, T scale, bool causal,
 template <class T>
 void softmax_columns_backward(std::size_t rows, std::size_t cols, T scale, const T* A,
                               std::size_t lda, const T* dA, std::size_t ldda, T* dS,
-                              std::size_t ldds) noexcept {
+                              std::size_t ldds, bool causal = false,
+                              std::ptrdiff_t offset = 0) noexcept {
     using namespace simd_impl;
     if constexpr (!has_batch<T>) {
-        scalar::softmax_columns_backward(rows, cols, scale, A, lda, dA, ldda, dS, ldds);
+        scalar::softmax_columns_backward(rows, cols, scale, A, lda, dA, ldda, dS, ldds, causal,
+                                         offset);
     } else {
         const batch<T> sc(scale);
         for (std::size_t t = 0; t < cols; ++t) {
             const T* a = A + t * lda;
             const T* da = dA + t * ldda;
             T* ds = dS + t * ldds;
+            const std::size_t kept = kernels::detail::kept_rows(rows, t, causal, offset);
             batch<T> dotb(T(0));
-            for_each_run<T>(rows, [&](std::size_t i, std::size_t n) {
+            for_each_run<T>(kept, [&](std::size_t i, std::size_t n) {
                 dotb = xsimd::fma(load_n(a + i, n), load_n(da + i, n), dotb);  // padding is 0·0
             });
             const batch<T> dot(xsimd::hadd(dotb));
-            for_each_run<T>(rows, [&](std::size_t i, std::size_t n) {
+            for_each_run<T>(kept, [&](std::size_t i, std::size_t n) {
                 const batch<T> g = sc * load_n(a + i, n) * (load_n(da + i, n) - dot);
                 store_n(ds + i, load_n(ds + i, n) + g, n);
             });
