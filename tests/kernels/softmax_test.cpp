@@ -110,42 +110,54 @@ TYPED_TEST(Softmax, LargeScoresDoNotOverflow) {
     }
 }
 
+// Without a mask every row is read (A from a causal forward has exact zeros there); with a causal
+// one only the kept rows, so dA's masked entries are NaN here and must neither be read nor reach
+// dS, whose masked entries stay as they were.
 TYPED_TEST(Softmax, Backward) {
     using T = TypeParam;
+    const mask_case masks[] = {{false, 0}, {true, 1}, {true, 0}, {true, -3}};
     std::size_t idx = 0;
-    for (std::size_t rows : sweep)
-        for (std::size_t cols : {std::size_t(1), std::size_t(16), std::size_t(33)}) {
-            const std::size_t pad = (idx++ % 3) * 2;
-            strided<T> A(rows, cols, pad), dA(rows, cols, pad + 1), dS0(rows, cols, pad);
-            A.random(-4, 4);
-            TF_CALL(path::scalar, softmax_columns, rows, cols, T(1), true, std::ptrdiff_t(1),
-                    A.data(), A.ld);
-            dA.random();
-            dS0.random();
-            const double scale = 0.37;
-            // dS += scale · A ⊙ (dA − Σ_i A_i dA_i)
-            ref_mat ref(rows, cols);
-            for (std::size_t t = 0; t < cols; ++t) {
-                double dot = 0, dot_mag = 0;
-                for (std::size_t i = 0; i < rows; ++i) {
-                    dot += double(A(i, t)) * dA(i, t);
-                    dot_mag += std::fabs(double(A(i, t)) * dA(i, t));
+    for (const mask_case mk : masks)
+        for (std::size_t rows : sweep)
+            for (std::size_t cols : {std::size_t(1), std::size_t(16), std::size_t(33)}) {
+                const std::size_t pad = (idx++ % 3) * 2;
+                strided<T> A(rows, cols, pad), dA(rows, cols, pad + 1), dS0(rows, cols, pad);
+                A.random(-4, 4);
+                TF_CALL(path::scalar, softmax_columns, rows, cols, T(1), true,
+                        mk.causal ? mk.offset : std::ptrdiff_t(1), A.data(), A.ld);
+                dA.random();
+                dS0.random();
+                for (std::size_t t = 0; t < cols; ++t)
+                    for (std::size_t i = kept(rows, t, mk.causal, mk.offset); i < rows; ++i)
+                        dA(i, t) = std::numeric_limits<T>::quiet_NaN();
+                const double scale = 0.37;
+                // dS += scale · A ⊙ (dA − Σ_i A_i dA_i) over the kept rows
+                ref_mat ref(rows, cols);
+                for (std::size_t t = 0; t < cols; ++t) {
+                    const std::size_t n = kept(rows, t, mk.causal, mk.offset);
+                    double dot = 0, dot_mag = 0;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        dot += double(A(i, t)) * dA(i, t);
+                        dot_mag += std::fabs(double(A(i, t)) * dA(i, t));
+                    }
+                    for (std::size_t i = 0; i < rows; ++i) {
+                        const double g = i < n ? scale * A(i, t) * (dA(i, t) - dot) : 0.0;
+                        ref(i, t) = dS0(i, t) + g;
+                        ref.m(i, t) = std::fabs(dS0(i, t)) +
+                                      (i < n ? scale * A(i, t) * (std::fabs(dA(i, t)) + dot_mag)
+                                             : 0.0);
+                    }
                 }
-                for (std::size_t i = 0; i < rows; ++i) {
-                    const double g = scale * A(i, t) * (dA(i, t) - dot);
-                    ref(i, t) = dS0(i, t) + g;
-                    ref.m(i, t) =
-                        std::fabs(dS0(i, t)) + scale * A(i, t) * (std::fabs(dA(i, t)) + dot_mag);
+                for (path p : paths()) {
+                    strided<T> dS = dS0;
+                    TF_CALL(p, softmax_columns_backward, rows, cols, T(scale), A.data(), A.ld,
+                            dA.data(), dA.ld, dS.data(), dS.ld, mk.causal, mk.offset);
+                    ASSERT_TRUE(close(dS, ref,
+                                      std::string(name(p)) + " backward " + shape(rows, cols) +
+                                          (mk.causal ? " causal offset " + std::to_string(mk.offset)
+                                                     : std::string())));
                 }
             }
-            for (path p : paths()) {
-                strided<T> dS = dS0;
-                TF_CALL(p, softmax_columns_backward, rows, cols, T(scale), A.data(), A.ld,
-                        dA.data(), dA.ld, dS.data(), dS.ld);
-                ASSERT_TRUE(
-                    close(dS, ref, std::string(name(p)) + " backward " + shape(rows, cols)));
-            }
-        }
 }
 
 // The reference backward is the derivative of the reference forward (central differences).
@@ -214,19 +226,29 @@ TYPED_TEST(Softmax, TypedApi) {
     for (std::size_t t = 0; t < 19; ++t)
         for (std::size_t i = 0; i < 23; ++i)
             (*dA)(i, t) = T(uniform(-1, 1));
-    tf::softmax_columns_backward(*S, *dA, T(scale), *dS);
-    for (std::size_t t = 0; t < 19; ++t) {
-        double dot = 0;
-        for (std::size_t i = 0; i < 23; ++i)
-            dot += double((*S)(i, t)) * (*dA)(i, t);
-        double dot_mag = 0;
-        for (std::size_t i = 0; i < 23; ++i)
-            dot_mag += std::fabs(double((*S)(i, t)) * (*dA)(i, t));
-        // Per entry: relative to the size of the terms (dA − A·dA cancels), as the raw test does.
-        for (std::size_t i = 0; i < 23; ++i) {
-            const double a = (*S)(i, t), want = scale * a * ((*dA)(i, t) - dot);
-            const double mag = scale * a * (std::fabs((*dA)(i, t)) + dot_mag);
-            EXPECT_NEAR((*dS)(i, t), want, rtol<T> * (std::fabs(want) + mag)) << i << ", " << t;
+    // Without a mask every row; with mask_unidirectional{2} only rows t_z ≤ t + 2 (the others of
+    // dS stay 0), whatever A holds there.
+    for (const bool causal : {false, true}) {
+        tf::fill(*dS, T(0));
+        if (causal)
+            tf::softmax_columns_backward(*S, *dA, T(scale), *dS, tf::mask_unidirectional{2});
+        else
+            tf::softmax_columns_backward(*S, *dA, T(scale), *dS);
+        for (std::size_t t = 0; t < 19; ++t) {
+            const std::size_t n = kept(23, t, causal, 2);
+            double dot = 0, dot_mag = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                dot += double((*S)(i, t)) * (*dA)(i, t);
+                dot_mag += std::fabs(double((*S)(i, t)) * (*dA)(i, t));
+            }
+            // Per entry: relative to the size of the terms (dA − A·dA cancels), as the raw test.
+            for (std::size_t i = 0; i < 23; ++i) {
+                const double a = i < n ? double((*S)(i, t)) : 0.0;
+                const double want = scale * a * ((*dA)(i, t) - dot);
+                const double mag = scale * a * (std::fabs((*dA)(i, t)) + dot_mag);
+                EXPECT_NEAR((*dS)(i, t), want, rtol<T> * (std::fabs(want) + mag))
+                    << i << ", " << t << (causal ? " causal" : "");
+            }
         }
     }
 }
