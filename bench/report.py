@@ -10,6 +10,8 @@ run (the larger of the start-up calibration, context `peak_fma_gflops`, and the
 peak_fma/<default arch> benchmark). `--alt LABEL=file.json` adds the OpenBLAS 1-thread
 figures of another run (e.g. OPENBLAS_CORETYPE=SkylakeX) as extra columns; its % of peak is taken
 against the main run's peak. With --benchmark_repetitions the median aggregate is used.
+The <config>/attention_head/{causal,full} rows make one more table: one head's lines 4–6 and
+their backward in µs under each mask, and full / causal (the gain of skipping the masked half).
 """
 import argparse
 import json
@@ -100,7 +102,7 @@ def main():
     for cfg in configs:
         products = []
         for k in order:
-            if k[0] == cfg and k[1] not in products:
+            if k[0] == cfg and k[1] not in products and k[1] != "attention_head":
                 products.append(k[1])
         has_scalar = any((cfg, p, "scalar") in flops for p in products)
         head = ["product", "shape (form m·n·k)", "ours", "ours % peak", "OpenBLAS 1t",
@@ -124,6 +126,20 @@ def main():
                 row += [g(ab), ratio(ours, ab)]
             row.append(g(flops.get((cfg, p, "openblas_2t"))))
             out.write("| " + " | ".join(row) + " |\n")
+
+    # FLOPS of an attention_head row counts the six full products, so time = flops / FLOPS.
+    heads = [cfg for cfg in configs if (cfg, "attention_head", "causal") in flops]
+    if heads:
+        out.write("\n### causal attention, one head: lines 4–6 and their backward (µs)\n\n"
+                  "| config | shape | causal mask | no mask | no mask / causal |\n"
+                  "|---|---|---:|---:|---:|\n")
+        for cfg in heads:
+            c, f = flops.get((cfg, "attention_head", "causal")), flops.get((cfg, "attention_head", "full"))
+            label = labels.get((cfg, "attention_head", "causal"), "")
+            l, d = (int(x.split("=")[1]) for x in label.split())
+            work = 6 * 2.0 * l * l * d
+            out.write(f"| {cfg} | {label} | {1e6 * work / c:.1f} | "
+                      f"{1e6 * work / f:.1f} | {ratio(c, f)} |\n")
 
 
 if __name__ == "__main__":
