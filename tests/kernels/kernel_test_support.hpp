@@ -180,15 +180,13 @@ ref_mat gemm_reference(form f, std::size_t m, std::size_t n, std::size_t k, cons
     return r;
 }
 
-// The causal bands a product may be given (kernels/scalar/gemm.hpp: gemm_band): each kind at
-// offsets that put the edge on the diagonal, inside C, and past it (whole columns with no term).
+// The causal bands a product may be given (kernels/scalar/gemm.hpp: gemm_band): each kind with
+// its edge on the diagonal and shifted both ways, far enough once that whole columns get no term.
 inline std::vector<::typeformer::kernels::gemm_band> causal_bands() {
     using kind = ::typeformer::kernels::gemm_band::kind;
-    std::vector<::typeformer::kernels::gemm_band> b;
-    for (kind w : {kind::c_upper, kind::k_to_col, kind::k_from_col})
-        for (std::ptrdiff_t o : {0, 5, -3, -70})
-            b.push_back({w, o});
-    return b;
+    return {{kind::c_upper, 0},    {kind::c_upper, 5},     {kind::c_upper, -3},
+            {kind::k_to_col, 0},   {kind::k_to_col, 5},    {kind::k_to_col, -70},
+            {kind::k_from_col, 0}, {kind::k_from_col, -3}, {kind::k_from_col, 5}};
 }
 inline std::string band_name(const ::typeformer::kernels::gemm_band& b) {
     using kind = ::typeformer::kernels::gemm_band::kind;

@@ -143,9 +143,9 @@ TYPED_TEST(Softmax, Backward) {
                     for (std::size_t i = 0; i < rows; ++i) {
                         const double g = i < n ? scale * A(i, t) * (dA(i, t) - dot) : 0.0;
                         ref(i, t) = dS0(i, t) + g;
-                        ref.m(i, t) = std::fabs(dS0(i, t)) +
-                                      (i < n ? scale * A(i, t) * (std::fabs(dA(i, t)) + dot_mag)
-                                             : 0.0);
+                        ref.m(i, t) =
+                            std::fabs(dS0(i, t)) +
+                            (i < n ? scale * A(i, t) * (std::fabs(dA(i, t)) + dot_mag) : 0.0);
                     }
                 }
                 for (path p : paths()) {

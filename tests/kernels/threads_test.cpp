@@ -148,7 +148,7 @@ TEST(KernelThreads, BandedProductsSameBitsAsUnsplit) {
         {form::tn, 300, 261, 70, {kind::c_upper, 9}},     // a KV cache's offset
         {form::nn, 70, 263, 300, {kind::k_to_col, 9}},
         {form::nt, 70, 301, 263, {kind::k_from_col, -9}},
-        {form::nn, 128, 600, 600, {kind::k_to_col, 0}}};  // crosses k slices and column blocks
+        {form::nn, 64, 520, 300, {kind::k_to_col, 0}}};  // crosses k slices and column blocks
     for (const auto& c : cases)
         for (const bool accumulate : {false, true})
             expect_split_exact(
