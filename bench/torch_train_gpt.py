@@ -16,9 +16,16 @@ import os
 import sys
 import time
 
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
+# As bench_models does (bench/thread_env.hpp): idle threads sleep. Debian's libtorch runs its
+# products on OpenBLAS's own thread pool beside its OpenMP threads, and that pool spins in
+# sched_yield for ~0.1 s after each product, taking the core from the next operator's threads.
+# Set before torch loads its libraries; a caller's values are kept.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 60.0
 if len(sys.argv) > 2:

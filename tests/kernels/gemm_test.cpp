@@ -97,6 +97,10 @@ TYPED_TEST(Gemm, CausalBands) {
     for (const auto& band : causal_bands())
         for (const form f : {form::nn, form::tn, form::nt})
             for (const auto& [m, n, k] : shapes) {
+                // double's blocks are half as wide (NC = 120): its cases are the ones that cross
+                // them and the small ones, which keeps the sanitizer runs short.
+                if (std::is_same_v<T, double> && n != 250 && n != 300 && m * n * k > 200'000)
+                    continue;
                 const std::size_t pad = (idx++ % 3) * 3;
                 strided<T> A(f == form::tn ? k : m, f == form::tn ? m : k, pad);
                 strided<T> B(f == form::nt ? n : k, f == form::nt ? k : n, pad + 1);
