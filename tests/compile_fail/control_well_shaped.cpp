@@ -45,6 +45,7 @@ void kernels(const mat<float, d_attn<16>, d_x<8>>& W_q,           // (d_attn, d_
     matmul(transpose(K), Q, S);
     softmax_columns(S, 0.25f, mask_unidirectional{});
     softmax_columns_backward(S, S, 0.25f, S);
+    softmax_columns_backward(S, S, 0.25f, S, mask_unidirectional{});
     axpy(1.0f, X, dX);
     layer_norm(X, gamma, beta, 1e-5f, dX, mean, rstd);
     matvec(W_q, X.col(0), q);

@@ -90,12 +90,14 @@ auto softmax_columns(S&& s, Scale scale, Mask mask) noexcept
         detail::first_error(detail::check_matrix<role::S, S>(),
                             detail::check_writable<role::S, S>()))));
 
-template <class A, class DA, class Scale, class DS>
+// With or without the mask, a mis-shaped call gets the same one error.
+template <class A, class DA, class Scale, class DS, softmax_mask Mask = mask_bidirectional>
     requires(!requires {
         requires matrix<A> && softmax_backward_operands<A, DA, std::remove_cvref_t<DS>> &&
             writable<kernels::detail::element_of<DS>>;
     })
-auto softmax_columns_backward(const A& a, const DA& da, Scale scale, DS&& ds) noexcept
+auto softmax_columns_backward(const A& a, const DA& da, Scale scale, DS&& ds,
+                              Mask mask = {}) noexcept
     -> decltype(detail::shape_error_of<in::softmax_columns_backward>(
         detail::or_arguments<const A&, const DA&, Scale, DS>(detail::first_error(
             detail::check_matrix<role::A, const A&>(), detail::check_matrix<role::dA, const DA&>(),

@@ -9,8 +9,9 @@
 // X(i, j) is X[i + j·ldx]. `accumulate` false overwrites the output, true adds to it.
 //
 // The products take an optional gemm_band: what a causal mask (Algorithm 4's Mask[t_z, t_x] =
-// t_z ≤ t_x + offset) lets them skip. The kernels skip only whole tiles, so a band is a
-// permission, never a promise about the entries it excludes.
+// t_z ≤ t_x + offset) lets them skip: these loops skip single entries and terms, the SIMD
+// kernels only whole tiles and k slices, so a band is a permission, never a promise about the
+// entries it excludes.
 #pragma once
 
 #include <cstddef>
