@@ -337,7 +337,15 @@ public:
         std::uint32_t max_id = 0;
         for (const auto& [k, v] : g.encoder_)
             max_id = std::max(max_id, v);
+        // The ids must be 0 … n-1 for n entries: checked before the id table is sized by the
+        // largest id, so a stray large id is an error, not a multi-gigabyte allocation.
+        if (!g.encoder_.empty() && max_id >= g.encoder_.size())
+            throw std::invalid_argument(std::string(json_name) + ": ids are not 0 … " +
+                                        std::to_string(g.encoder_.size() - 1) + " (id " +
+                                        std::to_string(max_id) + " with " +
+                                        std::to_string(g.encoder_.size()) + " entries)");
         g.decoder_.assign(g.encoder_.empty() ? 0 : max_id + 1, {});
+        // n distinct ids below n cover 0 … n-1, so a repeated id is the only way one can be missing
         std::vector<bool> seen(g.decoder_.size(), false);
         for (const auto& [k, v] : g.encoder_) {
             if (seen[v])
@@ -346,11 +354,6 @@ public:
             seen[v] = true;
             g.decoder_[v] = k;
         }
-        for (std::size_t v = 0; v < seen.size(); ++v)
-            if (!seen[v])
-                throw std::invalid_argument(std::string(json_name) + ": ids are not 0 … " +
-                                            std::to_string(max_id) + " (" + std::to_string(v) +
-                                            " is missing)");
         g.byte_encoder_ = detail::bytes_to_unicode();
         for (std::uint32_t b = 0; b < 256; ++b) {
             g.byte_symbol_[b] = detail::utf8_of(g.byte_encoder_[b]);
