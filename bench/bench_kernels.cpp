@@ -18,6 +18,9 @@
 // bidirectional mask, the same operands; the causal row skips the masked half (gemm_band).
 // FLOPS counts the six full products for both rows, so their ratio is the skip's gain.
 //
+// <config>/mlp_block/{fused,passes} (training configs): one MLP block's forward with the residual
+// add, its biases and residual in the products' epilogues or as separate passes.
+//
 // Implementations, all on the same operands in the same run:
 //   ours         typeformer::matmul / matmul_add (kernels::backend, SIMD unless forced scalar)
 //   scalar       kernels::scalar::gemm_* (tiny and small only)
@@ -48,6 +51,7 @@
 
 #include <typeformer/kernels.hpp>
 #include <typeformer/nn/attention.hpp>
+#include <typeformer/nn/mlp.hpp>
 
 #include "peak_fma.hpp"
 
@@ -225,6 +229,58 @@ void bm_attention_head(benchmark::State& state, bool causal) {
                            benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// One MLP block's forward with its residual add at l = l_max, Y = R + W_2·GELU(W_1·X + b_1) + b_2:
+// `fused` is nn::forward(mlp, X, Y, cache, R) (the biases and R in the products' epilogues),
+// `passes` the same products followed by add_bias, gelu, add_bias and axpy, as the models ran it
+// before the epilogue. Same operands, same results bit for bit.
+template <class E, class M, class Len>
+struct mlp_block {
+    using block = tf::nn::mlp<float, E, M, tf::nn::gelu>;
+    std::unique_ptr<block> p = [] {
+        auto b = std::make_unique<block>();
+        b->W_1 = *operand<M, E>(30);
+        b->W_2 = *operand<E, M>(31);
+        tf::copy(operand<M, tf::l_x<1>>(32)->col(0), b->b_1);
+        tf::copy(operand<E, tf::l_x<1>>(33)->col(0), b->b_2);
+        return b;
+    }();
+    std::unique_ptr<typename block::template cache<Len>> c =
+        std::make_unique<typename block::template cache<Len>>();
+    std::unique_ptr<tf::mat<float, E, Len>> X = operand<E, Len>(34), R = operand<E, Len>(35),
+                                            Y = operand<E, Len>(36);
+    void run(bool fused) {
+        if (fused) {
+            tf::nn::forward(*p, *X, *Y, *c, *R);
+            return;
+        }
+        c->pre.resize_cols(Len::capacity);
+        c->act.resize_cols(Len::capacity);
+        tf::matmul(p->W_1, *X, c->pre);
+        tf::add_bias(c->pre, p->b_1);
+        tf::gelu(c->pre, c->act);
+        tf::matmul(p->W_2, c->act, *Y);
+        tf::add_bias(*Y, p->b_2);
+        tf::axpy(1.0f, *R, *Y);
+    }
+    static double flops() { return 2 * 2.0 * double(Len::capacity) * E::size * M::size; }
+};
+
+template <class E, class M, class Len>
+void bm_mlp_block(benchmark::State& state, bool fused) {
+    static mlp_block<E, M, Len> b;  // shared by both rows, built on first use
+    for (auto _ : state) {
+        b.run(fused);
+        benchmark::ClobberMemory();
+    }
+    state.SetLabel("l=" + std::to_string(Len::capacity) + " d_e=" + std::to_string(E::size) +
+                   " d_mlp=" + std::to_string(M::size));
+    state.counters["FLOPS"] = benchmark::Counter(mlp_block<E, M, Len>::flops(),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["pct_peak"] =
+        benchmark::Counter(100.0 * mlp_block<E, M, Len>::flops() / g_peak_flops,
+                           benchmark::Counter::kIsIterationInvariantRate);
+}
+
 void run_scalar(const gemm_call& c) {
     namespace ks = tf::kernels::scalar;
     switch (c.f) {
@@ -368,6 +424,9 @@ void add_config(const std::string& name, bool training, bool scalar) {
     add<linear_fwd<V, E, Len>>(name, "unembed.fwd", scalar);
     if (!training)
         return;
+    for (const bool fused : {true, false})
+        g_heads.push_back({name + "/mlp_block/" + (fused ? "fused" : "passes"),
+                           [fused](benchmark::State& st) { bm_mlp_block<E, M, Len>(st, fused); }});
     for (const bool causal : {true, false})
         g_heads.push_back({name + "/attention_head/" + (causal ? "causal" : "full"),
                            [causal](benchmark::State& st) {

@@ -10,6 +10,8 @@ run (the larger of the start-up calibration, context `peak_fma_gflops`, and the
 peak_fma/<default arch> benchmark). `--alt LABEL=file.json` adds the OpenBLAS 1-thread
 figures of another run (e.g. OPENBLAS_CORETYPE=SkylakeX) as extra columns; its % of peak is taken
 against the main run's peak. With --benchmark_repetitions the median aggregate is used.
+The <config>/mlp_block/{fused,passes} rows make another: one MLP block's forward with its
+residual add, biases and residual in the products' epilogue or as passes.
 The <config>/attention_head/{causal,full} rows make one more table: one head's lines 4–6 and
 their backward in µs under each mask, and full / causal (the gain of skipping the masked half).
 """
@@ -102,7 +104,7 @@ def main():
     for cfg in configs:
         products = []
         for k in order:
-            if k[0] == cfg and k[1] not in products and k[1] != "attention_head":
+            if k[0] == cfg and k[1] not in products and k[1] not in ("attention_head", "mlp_block"):
                 products.append(k[1])
         has_scalar = any((cfg, p, "scalar") in flops for p in products)
         head = ["product", "shape (form m·n·k)", "ours", "ours % peak", "OpenBLAS 1t",
@@ -127,20 +129,28 @@ def main():
             row.append(g(flops.get((cfg, p, "openblas_2t"))))
             out.write("| " + " | ".join(row) + " |\n")
 
-    # FLOPS of an attention_head row counts the six full products, so time = flops / FLOPS.
-    heads = [cfg for cfg in configs if (cfg, "attention_head", "causal") in flops]
-    if heads:
-        out.write("\n### causal attention, one head: lines 4–6 and their backward (µs)\n\n"
-                  "| config | shape | causal mask | no mask | no mask / causal |\n"
-                  "|---|---|---:|---:|---:|\n")
-        for cfg in heads:
-            c, f = flops.get((cfg, "attention_head", "causal")), flops.get((cfg, "attention_head", "full"))
-            label = labels.get((cfg, "attention_head", "causal"), "")
-            l, d = (int(x.split("=")[1]) for x in label.split())
-            work = 6 * 2.0 * l * l * d
-            out.write(f"| {cfg} | {label} | {1e6 * work / c:.1f} | "
-                      f"{1e6 * work / f:.1f} | {ratio(c, f)} |\n")
+    # Rows whose FLOPS counts a fixed amount of work, work(label) (the label's "name=value" pairs),
+    # as two variants side by side: time = work / FLOPS, in µs.
+    def variant_table(title, name, first, second, columns, work):
+        cfgs = [cfg for cfg in configs if (cfg, name, first) in flops]
+        if not cfgs:
+            return
+        out.write(f"\n### {title} (µs)\n\n| config | shape | {columns} |\n|---|---|---:|---:|---:|\n")
+        for cfg in cfgs:
+            a, b = flops.get((cfg, name, first)), flops.get((cfg, name, second))
+            label = labels.get((cfg, name, first), "")
+            w = work(*(int(x.split("=")[1]) for x in label.split()))
+            out.write(f"| {cfg} | {label} | {1e6 * w / a:.1f} | {1e6 * w / b:.1f} | {ratio(a, b)} |\n")
 
+    # one head's six products of 2·l²·d (both rows count the full ones)
+    variant_table("causal attention, one head: lines 4–6 and their backward", "attention_head",
+                  "causal", "full", "causal mask | no mask | no mask / causal",
+                  lambda l, d: 6 * 2.0 * l * l * d)
+    # one MLP block's forward with the residual add: its two products
+    variant_table("MLP block forward with the residual add: epilogue vs passes", "mlp_block",
+                  "fused", "passes",
+                  "bias and R in the epilogue | separate passes | passes / epilogue",
+                  lambda l, de, dm: 4.0 * l * de * dm)
 
 if __name__ == "__main__":
     main()

@@ -136,6 +136,7 @@ TYPEFORMER_OPERAND(dY);
 TYPEFORMER_OPERAND(dZ);
 TYPEFORMER_OPERAND(V_tilde);   // Ṽ, attention's output
 TYPEFORMER_OPERAND(dV_tilde);  // its gradient
+TYPEFORMER_OPERAND(R);         // a residual added to a block's output
 TYPEFORMER_OPERAND(e);         // Algorithm 3's token, context and output
 TYPEFORMER_OPERAND(E);
 TYPEFORMER_OPERAND(v_tilde);

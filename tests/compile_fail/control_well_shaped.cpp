@@ -78,6 +78,7 @@ void blocks(const MLP& mlp, const stream& X, stream& Y, MLP::cache<l_x<16>>& c, 
             const positional_embedding<float, d_e<32>, l_max<16>>& pe,
             mat<float, N_V<64>, l_x<16>>& logits, std::span<const token> x) {
     nn::forward(mlp, X, Y, c);
+    nn::forward(mlp, X, Y, c, X);  // Y = X + MLP(X): the residual in the epilogue
     nn::backward(mlp, X, Y, Y, g, c, s);
     nn::forward(ln, X, Y, ln_c, 1e-5f);
     nn::forward(rn, X, Y, rn_c, 1e-5f);
@@ -85,6 +86,7 @@ void blocks(const MLP& mlp, const stream& X, stream& Y, MLP::cache<l_x<16>>& c, 
     nn::forward(a, Xa, Za, mask_bidirectional{}, Va, a_c);
     nn::backward(a, Xa, Za, mask_bidirectional{}, Va, dXa, dZa, a_g, a_c, a_s);
     nn::forward(m, Xm, Zm, mask_bidirectional{}, Vm, m_c);
+    nn::forward(m, Xm, Zm, mask_bidirectional{}, Vm, m_c, Xm);
     nn::forward(sq, e, E, v, sq_c);
     nn::forward(u, X, logits);
     nn::forward(tied, te, X, logits);

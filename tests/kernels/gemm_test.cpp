@@ -1,5 +1,6 @@
 // Matrix products: gemm_nn / gemm_tn / gemm_nt / gemv_n / gemv_t on both raw paths against a
 // triple loop in double, then the typed matmul / matvec once.
+#include <cmath>
 #include <memory>
 #include <tuple>
 
@@ -133,6 +134,88 @@ TYPED_TEST(Gemm, CausalBands) {
                                           std::string(name(p)) + " " + form_name(f) + " " +
                                               shape(m, n, k) + band_name(band) +
                                               (accumulate ? " +=" : " ←")));
+                    }
+                }
+            }
+}
+
+// The fused epilogue (kernels/scalar/gemm.hpp): C + bias, then + R, on both paths, against the
+// product in double followed by those additions, and bit for bit against the same path's product
+// followed by its add_bias and axpy kernels (what the models ran before the epilogue, and what
+// their PyTorch-checked tests saw). Shapes cross the SIMD driver's k slices (the epilogue belongs
+// to the last only), column and row blocks and end in partial tiles; n = 1 and n < 4 (Aᵀ·B) take
+// the paths without register tiles; k = 0.
+TYPED_TEST(Gemm, Epilogue) {
+    using T = TypeParam;
+    const std::pair<bool, bool> epilogues[] = {{true, false}, {false, true}, {true, true}};
+    const std::tuple<std::size_t, std::size_t, std::size_t> shapes[] = {
+        {37, 67, 41}, {130, 250, 20}, {24, 100, 300}, {90, 30, 530},
+        {9, 7, 2},    {33, 1, 70},    {20, 3, 40},    {17, 5, 0}};
+    std::size_t idx = 0;
+    for (const auto& [with_bias, with_residual] : epilogues)
+        for (const form f : {form::nn, form::tn, form::nt})
+            for (const auto& [m, n, k] : shapes) {
+                const std::size_t pad = (idx++ % 3) * 3;
+                strided<T> A(f == form::tn ? k : m, f == form::tn ? m : k, pad);
+                strided<T> B(f == form::nt ? n : k, f == form::nt ? k : n, pad + 1);
+                strided<T> bias(m, 1), R(m, n, pad + 2);
+                A.random();
+                B.random();
+                bias.random();
+                R.random(-2, 2);
+                tf::kernels::gemm_epilogue<T> ep{};
+                if (with_bias)
+                    ep = ep.with_bias(bias.data());
+                if (with_residual)
+                    ep = ep.with_residual(R.data(), R.ld);
+                for (bool accumulate : {false, true}) {
+                    strided<T> C0(m, n, pad);
+                    C0.random();
+                    ref_mat ref = gemm_reference(f, m, n, k, A, B, C0, accumulate);
+                    for (std::size_t j = 0; j < n; ++j)
+                        for (std::size_t i = 0; i < m; ++i) {
+                            if (with_bias) {
+                                ref(i, j) += double(bias(i, 0));
+                                ref.m(i, j) += std::fabs(double(bias(i, 0)));
+                            }
+                            if (with_residual) {
+                                ref(i, j) += double(R(i, j));
+                                ref.m(i, j) += std::fabs(double(R(i, j)));
+                            }
+                        }
+                    for (path p : paths()) {
+                        strided<T> C = C0, C_passes = C0;
+                        switch (f) {
+                            case form::nn:
+                                TF_CALL(p, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        C.data(), C.ld, accumulate, {}, ep);
+                                TF_CALL(p, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        C_passes.data(), C_passes.ld, accumulate);
+                                break;
+                            case form::tn:
+                                TF_CALL(p, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        C.data(), C.ld, accumulate, {}, ep);
+                                TF_CALL(p, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        C_passes.data(), C_passes.ld, accumulate);
+                                break;
+                            case form::nt:
+                                TF_CALL(p, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        C.data(), C.ld, accumulate, {}, ep);
+                                TF_CALL(p, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        C_passes.data(), C_passes.ld, accumulate);
+                                break;
+                        }
+                        if (with_bias)
+                            TF_CALL(p, add_bias, m, n, bias.data(), C_passes.data(), C_passes.ld);
+                        if (with_residual)
+                            TF_CALL(p, axpy, m, n, T(1), R.data(), R.ld, C_passes.data(),
+                                    C_passes.ld);
+                        const std::string what = std::string(name(p)) + " " + form_name(f) + " " +
+                                                 shape(m, n, k) + (with_bias ? " +bias" : "") +
+                                                 (with_residual ? " +R" : "") +
+                                                 (accumulate ? " +=" : " ←");
+                        ASSERT_TRUE(close(C, ref, what));
+                        ASSERT_EQ(C.v, C_passes.v) << what << ": fused vs passes";
                     }
                 }
             }

@@ -167,4 +167,54 @@ TEST(KernelThreads, BandedProductsSameBitsAsUnsplit) {
                 c.band);
 }
 
+// A fused epilogue (bias and residual: the MLP's W_2 with the residual add) over the column
+// split: each chunk gets the epilogue moved to its columns, so 1, 2 and 3 threads give the same
+// bits as the product followed by the add_bias and axpy passes on one thread.
+TEST(KernelThreads, EpilogueSplitSameBitsAsPasses) {
+    const std::tuple<std::size_t, std::size_t, std::size_t> shapes[] = {
+        {512, 128, 128}, {300, 130, 70}, {65, 255, 384}};
+    for (const auto& mnk : shapes)
+        for (const form f : {form::nn, form::tn, form::nt}) {
+            const std::size_t m = std::get<0>(mnk), n = std::get<1>(mnk), k = std::get<2>(mnk);
+            const auto A =
+                f == form::tn ? strided<float>(k, m, 1).random() : strided<float>(m, k, 1).random();
+            const auto B =
+                f == form::nt ? strided<float>(n, k, 2).random() : strided<float>(k, n, 2).random();
+            const auto bias = strided<float>(m, 1).random();
+            const auto R = strided<float>(m, n, 4).random();
+            auto run = [&](strided<float>& C, bool fused) {
+                auto ep = tf::kernels::gemm_epilogue<float>{}
+                              .with_bias(bias.data())
+                              .with_residual(R.data(), R.ld);
+                if (!fused)
+                    ep = {};
+                if (f == form::nn)
+                    TF_CALL(path::simd, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(),
+                            C.ld, false, {}, ep);
+                else if (f == form::tn)
+                    TF_CALL(path::simd, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(),
+                            C.ld, false, {}, ep);
+                else
+                    TF_CALL(path::simd, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld, C.data(),
+                            C.ld, false, {}, ep);
+                if (!fused) {
+                    TF_CALL(path::simd, add_bias, m, n, bias.data(), C.data(), C.ld);
+                    TF_CALL(path::simd, axpy, m, n, 1.0f, R.data(), R.ld, C.data(), C.ld);
+                }
+            };
+            omp_set_num_threads(1);
+            strided<float> C_passes(m, n, 3);
+            run(C_passes, false);
+            for (const int threads : {1, 2, 3}) {
+                omp_set_num_threads(threads);
+                strided<float> C(m, n, 3);
+                run(C, true);
+                const std::string what = std::string(form_name(f)) + " " + shape(m, n, k) + " on " +
+                                         std::to_string(threads) + " threads";
+                EXPECT_TRUE(bit_equal(C, C_passes)) << what << ": fused vs passes";
+            }
+            omp_set_num_threads(omp_get_num_procs());
+        }
+}
+
 }  // namespace

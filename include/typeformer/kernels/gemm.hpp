@@ -19,9 +19,11 @@ namespace typeformer {
 namespace kernels::detail {
 
 // `band`: what a causal mask lets the kernels skip (kernels/scalar/gemm.hpp); attention passes it.
+// `ep`: a fused epilogue (a bias, a residual; kernels/scalar/gemm.hpp); the nn blocks
+// build it from their typed operands, whose shapes their own signatures have checked.
 template <class A, class B, class C>
-constexpr void matmul_impl(const A& a, const B& b, C& c, bool accumulate,
-                           gemm_band band = {}) noexcept {
+constexpr void matmul_impl(const A& a, const B& b, C& c, bool accumulate, gemm_band band = {},
+                           const gemm_epilogue<value_of<C>>& ep = {}) noexcept {
     using TA = operand_traits<A>;
     using TB = operand_traits<B>;
     const auto av = TA::stored(a);
@@ -33,15 +35,17 @@ constexpr void matmul_impl(const A& a, const B& b, C& c, bool accumulate,
     const std::size_t n = TB::is_transposed ? bv.rows() : bv.cols();
     TYPEFORMER_CHECK(k == kb, "matmul: A's column extent differs from B's row extent");
     TYPEFORMER_CHECK(cv.rows() == m && cv.cols() == n, "matmul: C's extents are not A·B's");
+    TYPEFORMER_CHECK(ep.empty() || band.what == gemm_band::kind::none,
+                     "matmul: an epilogue is not combined with a band");
     if constexpr (TA::is_transposed)
         backend::gemm_tn(m, n, k, av.data(), av.stride(), bv.data(), bv.stride(), cv.data(),
-                         cv.stride(), accumulate, band);
+                         cv.stride(), accumulate, band, ep);
     else if constexpr (TB::is_transposed)
         backend::gemm_nt(m, n, k, av.data(), av.stride(), bv.data(), bv.stride(), cv.data(),
-                         cv.stride(), accumulate, band);
+                         cv.stride(), accumulate, band, ep);
     else
         backend::gemm_nn(m, n, k, av.data(), av.stride(), bv.data(), bv.stride(), cv.data(),
-                         cv.stride(), accumulate, band);
+                         cv.stride(), accumulate, band, ep);
 }
 
 template <class A, class X, class Y>

@@ -76,18 +76,15 @@ void forward(const decoder_layer<T, cfg>& p,
     a.X_2.resize_cols(l);
     a.X_c.resize_cols(l);
     // 14: X ← X + MHAttention(X, X | W_l^dec, MaskΔ)
-    nn::forward(p.self_attn, X, X, mask_unidirectional{}, a.X_a, a.self_cache);
-    axpy(T(1), X, a.X_a);
+    nn::forward(p.self_attn, X, X, mask_unidirectional{}, a.X_a, a.self_cache, X);
     // 15: for t ∈ [ℓ_x]: X[:, t] ← layer_norm(X[:, t] | γ³_l, β³_l)
     nn::forward(p.ln1, a.X_a, a.X_1, a.ln1_cache, eps);
     // 16: X ← X + MHAttention(X, Z | W_l^{e/d}, Mask1)
-    nn::forward(p.cross_attn, a.X_1, Z, mask_bidirectional{}, a.X_b, a.cross_cache);
-    axpy(T(1), a.X_1, a.X_b);
+    nn::forward(p.cross_attn, a.X_1, Z, mask_bidirectional{}, a.X_b, a.cross_cache, a.X_1);
     // 17: for t ∈ [ℓ_x]: X[:, t] ← layer_norm(X[:, t] | γ⁴_l, β⁴_l)
     nn::forward(p.ln2, a.X_b, a.X_2, a.ln2_cache, eps);
     // 18: X ← X + W⁴_mlp ReLU(W³_mlp X + b³_mlp 1ᵀ) + b⁴_mlp 1ᵀ
-    nn::forward(p.mlp, a.X_2, a.X_c, a.mlp_cache);
-    axpy(T(1), a.X_2, a.X_c);
+    nn::forward(p.mlp, a.X_2, a.X_c, a.mlp_cache, a.X_2);  // X + MLP(X): the residual add
     // 19: for t ∈ [ℓ_x]: X[:, t] ← layer_norm(X[:, t] | γ⁵_l, β⁵_l)
     nn::forward(p.ln3, a.X_c, X_out, a.ln3_cache, eps);
 }

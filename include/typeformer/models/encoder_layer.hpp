@@ -66,13 +66,11 @@ void forward(const encoder_layer<T, cfg, Act>& p,
     a.X_1.resize_cols(l);
     a.X_b.resize_cols(l);
     // 5: X ← X + MHAttention(X, X | W_l, Mask1)
-    nn::forward(p.attn, X, X, mask_bidirectional{}, a.X_a, a.attn_cache);
-    axpy(T(1), X, a.X_a);
+    nn::forward(p.attn, X, X, mask_bidirectional{}, a.X_a, a.attn_cache, X);
     // 6: for t ∈ [ℓ]: X[:, t] ← layer_norm(X[:, t] | γ¹_l, β¹_l)
     nn::forward(p.ln1, a.X_a, a.X_1, a.ln1_cache, eps);
     // 7: X ← X + W²_mlp Act(W¹_mlp X + b¹_mlp 1ᵀ) + b²_mlp 1ᵀ   (Act: GELU in Alg. 9, ReLU in Alg. 8)
-    nn::forward(p.mlp, a.X_1, a.X_b, a.mlp_cache);
-    axpy(T(1), a.X_1, a.X_b);
+    nn::forward(p.mlp, a.X_1, a.X_b, a.mlp_cache, a.X_1);  // X + MLP(X): the residual add
     // 8: for t ∈ [ℓ]: X[:, t] ← layer_norm(X[:, t] | γ²_l, β²_l)
     nn::forward(p.ln2, a.X_b, X_out, a.ln2_cache, eps);
 }

@@ -41,9 +41,10 @@ void forward(const final_projection<T, Df, De, Act>& p, mat_view<const T, De, C>
              mat_view<T, Df, C> Y,
              typename final_projection<T, Df, De, Act>::template cache<C>& c) noexcept {
     c.pre.resize_cols(X.cols());
-    matmul(p.W_f, X, c.pre);  // W_f X
-    add_bias(c.pre, p.b_f);   //   + b_f 1ᵀ
-    Act::forward(c.pre, Y);   // GELU(·)
+    // W_f X + b_f 1ᵀ: the bias in the product's epilogue (kernels/scalar/gemm.hpp)
+    kernels::detail::matmul_impl(p.W_f, X, c.pre, false, {},
+                                 kernels::gemm_epilogue<T>{}.with_bias(p.b_f.data()));
+    Act::forward(c.pre, Y);  // GELU(·)
 }
 
 // dX, dW_f, db_f += the gradient of line 10 (X is the forward's input).

@@ -67,13 +67,11 @@ constexpr void forward(const gpt_layer<T, cfg>& p,
     // 5: for t ∈ [ℓ]: X̃[:, t] ← layer_norm(X[:, t] | γ¹_l, β¹_l)
     nn::forward(p.ln1, X, a.Xt1, a.ln1_cache, eps);
     // 6: X ← X + MHAttention(X̃, X̃ | W_l, MaskΔ)
-    nn::forward(p.attn, a.Xt1, a.Xt1, mask_unidirectional{}, a.X_mid, a.attn_cache);
-    axpy(T(1), X, a.X_mid);
+    nn::forward(p.attn, a.Xt1, a.Xt1, mask_unidirectional{}, a.X_mid, a.attn_cache, X);
     // 7: for t ∈ [ℓ]: X̃[:, t] ← layer_norm(X[:, t] | γ²_l, β²_l)
     nn::forward(p.ln2, a.X_mid, a.Xt2, a.ln2_cache, eps);
     // 8: X ← X + W²_mlp GELU(W¹_mlp X̃ + b¹_mlp 1ᵀ) + b²_mlp 1ᵀ
-    nn::forward(p.mlp, a.Xt2, X_out, a.mlp_cache);
-    axpy(T(1), a.X_mid, X_out);
+    nn::forward(p.mlp, a.Xt2, X_out, a.mlp_cache, a.X_mid);  // X_mid + MLP(X̃): the residual add
 }
 
 // Backward of lines 8–5. dX holds ∂loss/∂X_out on entry and ∂loss/∂X on return; the parameter

@@ -193,12 +193,14 @@ void forward(const Attention<T, Dx, Dz, Dattn, Dout>& p, const XM& X, const ZM& 
     detail::attention_resize(c.V, Dout::size, l_z);
     detail::attention_resize(c.A, l_z, l_x);
 
-    matmul(p.W_q, Xv, c.Q);  // 1: Q ← W_q X + b_q 1ᵀ                              (d_attn, l_x)
-    add_bias(c.Q, p.b_q);
-    matmul(p.W_k, Zv, c.K);  // 2: K ← W_k Z + b_k 1ᵀ                              (d_attn, l_z)
-    add_bias(c.K, p.b_k);
-    matmul(p.W_v, Zv, c.V);  // 3: V ← W_v Z + b_v 1ᵀ                              (d_out, l_z)
-    add_bias(c.V, p.b_v);
+    // the biases are the products' fused epilogues (kernels/scalar/gemm.hpp)
+    using kernels::detail::matmul_impl;
+    constexpr kernels::gemm_epilogue<T> none{};
+    // 1: Q ← W_q X + b_q 1ᵀ (d_attn, l_x)  2: K ← W_k Z + b_k 1ᵀ (d_attn, l_z)
+    // 3: V ← W_v Z + b_v 1ᵀ (d_out, l_z)
+    matmul_impl(p.W_q, Xv, c.Q, false, {}, none.with_bias(p.b_q.data()));
+    matmul_impl(p.W_k, Zv, c.K, false, {}, none.with_bias(p.b_k.data()));
+    matmul_impl(p.W_v, Zv, c.V, false, {}, none.with_bias(p.b_v.data()));
     detail::attention_core_forward(detail::attention_cview(c.Q), detail::attention_cview(c.K),
                                    detail::attention_cview(c.V), mask, as_view(c.A),
                                    as_view(Vt));  // 4–6
@@ -276,6 +278,17 @@ constexpr auto attention_forward_error() {
             else
                 return what<>{};
         };
+        auto residual = [] {  // MHAttention's forward(…, cache, R): R shaped as Ṽ
+            if constexpr (sizeof...(A) == 6) {
+                using R = arg_ref_t<5, A...>;
+                return first_error(check_matrix<role::R, R>(),
+                                   check_rows<role::R, R, Dout, ExpectOut>(),
+                                   check_same_cols<role::R, R, role::X, X>(),
+                                   check_scalar<role::R, R, T, W_q_scalar<T>>());
+            } else {
+                return what<>{};
+            }
+        };
         return or_arguments<A...>(first_error(
             check_matrix<role::X, X>(), check_rows<role::X, X, Dx, W_q_cols<Dx>>(),
             check_matrix<role::Z, Z>(), check_rows<role::Z, Z, Dz, W_k_cols<Dz>>(),
@@ -284,7 +297,7 @@ constexpr auto attention_forward_error() {
             check_scalar<role::X, X, T, W_q_scalar<T>>(),
             check_scalar<role::Z, Z, T, W_k_scalar<T>>(),
             check_scalar<role::V_tilde, V, T, W_q_scalar<T>>(), check_writable<role::V_tilde, V>(),
-            rest()));
+            rest(), residual()));
     }
 }
 

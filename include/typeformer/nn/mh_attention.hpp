@@ -82,6 +82,46 @@ struct MHAttention {
     };
 };
 
+inline namespace typed {}  // namespace typed
+
+namespace detail {
+// Algorithm 5, then `out` on Ṽ (+ R (d_out, l_x): a residual, or nothing). Each product's bias
+// (and R) is its fused epilogue (kernels/scalar/gemm.hpp): added to each register tile as it is
+// finished, the same operations per entry as add_bias and axpy after it.
+template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XV,
+          class ZV, class Mask, class VM>
+constexpr void mh_attention_forward(
+    const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XV& Xv, const ZV& Zv,
+    Mask mask, VM&& Vt,
+    typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<cols_of<XV>,
+                                                                              cols_of<ZV>>& c,
+    kernels::gemm_epilogue<T> out) noexcept {
+    using kernels::detail::matmul_impl;
+    constexpr kernels::gemm_epilogue<T> none{};
+    const std::size_t l_x = Xv.cols(), l_z = Zv.cols();
+    TYPEFORMER_CHECK(as_view(Vt).cols() == l_x, "MHAttention: Ṽ must have X's number of columns");
+    attention_resize(c.Q, Heads::size * Dattn::size, l_x);
+    attention_resize(c.K, Heads::size * Dattn::size, l_z);
+    attention_resize(c.V, Heads::size * Dmid::size, l_z);
+    attention_resize(c.Y, Heads::size * Dmid::size, l_x);
+    for (auto& A : c.A)
+        attention_resize(A, l_z, l_x);
+
+    // 2, Alg. 4 lines 1–3 for every head at once: Q^h ← W_q^h X + b_q^h 1ᵀ is head(Q, h), …
+    // Q ← W_q X + b_q 1ᵀ (H·d_attn, l_x), K ← W_k Z + b_k 1ᵀ (H·d_attn, l_z),
+    // V ← W_v Z + b_v 1ᵀ (H·d_mid, l_z)
+    matmul_impl(p.W_q, Xv, c.Q, false, {}, none.with_bias(p.b_q.data()));
+    matmul_impl(p.W_k, Zv, c.K, false, {}, none.with_bias(p.b_k.data()));
+    matmul_impl(p.W_v, Zv, c.V, false, {}, none.with_bias(p.b_v.data()));
+    for (std::size_t h = 0; h < Heads::size; ++h)  // 1: for h ∈ [H]
+        // 2: Y^h ← Attention(X, Z | W_qkv^h, Mask), lines 4–6;  3: Y^h is a block of Y
+        attention_core_forward(head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
+                               head(attention_cview(c.V), h), mask, as_view(c.A[h]), head(c.Y, h));
+    // 4: Ṽ ← W_o Y + b_o 1ᵀ (+ R)                                                 (d_out, l_x)
+    matmul_impl(p.W_o, c.Y, Vt, false, {}, out.with_bias(p.b_o.data()));
+}
+}  // namespace detail
+
 inline namespace typed {
 
 // Algorithm 5. Ṽ's run-time extent (l_x columns) is set by the caller; self-attention passes
@@ -93,32 +133,29 @@ constexpr void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p
                        const ZM& Z, Mask mask, VM&& Vt,
                        typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
                            detail::cols_of<XM>, detail::cols_of<ZM>>& c) noexcept {
-    using detail::attention_cview;
-    const auto Xv = as_view(X);
-    const auto Zv = as_view(Z);
-    const std::size_t l_x = Xv.cols(), l_z = Zv.cols();
-    TYPEFORMER_CHECK(as_view(Vt).cols() == l_x, "MHAttention: Ṽ must have X's number of columns");
-    detail::attention_resize(c.Q, Heads::size * Dattn::size, l_x);
-    detail::attention_resize(c.K, Heads::size * Dattn::size, l_z);
-    detail::attention_resize(c.V, Heads::size * Dmid::size, l_z);
-    detail::attention_resize(c.Y, Heads::size * Dmid::size, l_x);
-    for (auto& A : c.A)
-        detail::attention_resize(A, l_z, l_x);
+    detail::mh_attention_forward(p, as_view(X), as_view(Z), mask, Vt, c,
+                                 kernels::gemm_epilogue<T>{});
+}
 
-    // 2, Alg. 4 lines 1–3 for every head at once: Q^h ← W_q^h X + b_q^h 1ᵀ is head(Q, h), …
-    matmul(p.W_q, Xv, c.Q);  // Q ← W_q X + b_q 1ᵀ                               (H·d_attn, l_x)
-    add_bias(c.Q, p.b_q);
-    matmul(p.W_k, Zv, c.K);  // K ← W_k Z + b_k 1ᵀ                               (H·d_attn, l_z)
-    add_bias(c.K, p.b_k);
-    matmul(p.W_v, Zv, c.V);  // V ← W_v Z + b_v 1ᵀ                               (H·d_mid, l_z)
-    add_bias(c.V, p.b_v);
-    for (std::size_t h = 0; h < Heads::size; ++h)  // 1: for h ∈ [H]
-        // 2: Y^h ← Attention(X, Z | W_qkv^h, Mask), lines 4–6;  3: Y^h is a block of Y
-        detail::attention_core_forward(head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
-                                       head(attention_cview(c.V), h), mask, as_view(c.A[h]),
-                                       head(c.Y, h));
-    matmul(p.W_o, c.Y, Vt);  // 4: Ṽ ← W_o Y + b_o 1ᵀ                            (d_out, l_x)
-    add_bias(Vt, p.b_o);
+// Ṽ ← R + MHAttention(X, Z): a block's residual add (Algorithm 10, line 6) done in the output
+// projection's epilogue. R (d_out, l_x) must not share storage with Ṽ.
+template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
+          class ZM, softmax_mask Mask, class VM, class RM>
+    requires attention_operands<T, Dx, Dz, Dout, XM, ZM, VM> && matrix_operand<RM> &&
+        rows_are<detail::rows_of<RM>, Dout> &&
+        same_columns<detail::cols_of<RM>, detail::cols_of<XM>> &&
+        same_value_type<detail::value_of<RM>, T>
+constexpr void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X,
+                       const ZM& Z, Mask mask, VM&& Vt,
+                       typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
+                           detail::cols_of<XM>, detail::cols_of<ZM>>& c,
+                       const RM& R) noexcept {
+    const auto r = kernels::detail::raw_of(R);
+    TYPEFORMER_CHECK(r.cols == as_view(X).cols(), "MHAttention: R must have X's number of columns");
+    TYPEFORMER_CHECK(r.ptr != kernels::detail::raw_of(Vt).ptr,
+                     "MHAttention: the residual R shares Ṽ's storage");
+    detail::mh_attention_forward(p, as_view(X), as_view(Z), mask, Vt, c,
+                                 kernels::gemm_epilogue<T>{}.with_residual(r.ptr, r.ld));
 }
 
 // Backward of Algorithm 5: ACCUMULATES (+=) into dX, dZ and grads. Self-attention passes the

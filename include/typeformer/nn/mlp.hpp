@@ -1,7 +1,7 @@
 // The position-wise MLP of Algorithm 8 (lines 7 and 18), Algorithm 9 (line 7) and
 // Algorithm 10 (line 8):
 //     Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ
-// without the residual add (X + Y is the model's job).
+// and, given a residual R, Y = R + that (the model's residual add, fused into the product).
 //
 //   X, Y, dX, dY   (d_e, C)     C a sequence length such as l_x<256>
 //   W_1 (d_mlp, d_e)  b_1 (d_mlp)  W_2 (d_e, d_mlp)  b_2 (d_e)     the paper's W_mlp1, b_mlp1, W_mlp2, b_mlp2
@@ -49,6 +49,30 @@ struct mlp {
     };
 };
 
+inline namespace typed {}  // namespace typed
+
+namespace detail {
+// Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ, then `out` (+ R: a residual, or nothing). The biases and
+// R are the products' fused epilogues: added in each register tile before it is stored instead
+// of in passes over (d_mlp, C) and (d_e, C) afterwards (the same operations per entry, so the
+// same bits). Act stays a pass: in the tile, GELU's erf measured slower (docs/performance.md).
+template <class T, class E, class M, class Act, class XV, class Yt>
+constexpr void mlp_forward(const mlp<T, E, M, Act>& p, const XV& Xv, Yt&& Y,
+                           typename mlp<T, E, M, Act>::template cache<cols_of<XV>>& c,
+                           kernels::gemm_epilogue<T> out) noexcept {
+    using kernels::gemm_epilogue;
+    using kernels::detail::matmul_impl;
+    set_length(c.pre, Xv.cols());
+    set_length(c.act, Xv.cols());
+    // Algorithm 10, line 8 (9: line 7; 8: lines 7, 18), inside the residual add:
+    matmul_impl(p.W_1, Xv, c.pre, false, {},
+                gemm_epilogue<T>{}.with_bias(p.b_1.data()));  // W¹_mlp X + b¹_mlp 1ᵀ  (d_mlp, C)
+    Act::forward(c.pre, c.act);  // GELU(·) (ReLU in Algorithm 8)                  (d_mlp, C)
+    // W²_mlp · + b²_mlp 1ᵀ (+ R)                                                  (d_e, C)
+    matmul_impl(p.W_2, c.act, Y, false, {}, out.with_bias(p.b_2.data()));
+}
+}  // namespace detail
+
 inline namespace typed {
 
 // Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ
@@ -57,15 +81,25 @@ template <class T, class E, class M, class Act, class Xt, class Yt>
 constexpr void forward(
     const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
     typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
+    detail::mlp_forward(p, as_view(X), Y, c, kernels::gemm_epilogue<T>{});
+}
+
+// Y = R + W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ: a block's residual add (Algorithm 10, line 8) done
+// in the product's epilogue. R (d_e, C) must not share storage with Y.
+template <class T, class E, class M, class Act, class Xt, class Yt, class Rt>
+    requires columnwise_operands<T, E, Xt, Yt> && matrix_operand<Rt> &&
+        rows_are<detail::rows_of<Rt>, E> &&
+        same_columns<detail::cols_of<Rt>, detail::cols_of<Xt>> &&
+        same_value_type<detail::value_of<Rt>, T>
+constexpr void forward(const mlp<T, E, M, Act>& p, const Xt& X, Yt&& Y,
+                       typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c,
+                       const Rt& R) noexcept {
     const auto Xv = as_view(X);  // (d_e, C)
-    detail::set_length(c.pre, Xv.cols());
-    detail::set_length(c.act, Xv.cols());
-    // Algorithm 10, line 8 (9: line 7; 8: lines 7, 18), inside the residual add:
-    matmul(p.W_1, Xv, c.pre);    // W¹_mlp X                                       (d_mlp, C)
-    add_bias(c.pre, p.b_1);      //   + b¹_mlp 1ᵀ
-    Act::forward(c.pre, c.act);  // GELU(·) (ReLU in Algorithm 8)                  (d_mlp, C)
-    matmul(p.W_2, c.act, Y);     // W²_mlp ·                                       (d_e, C)
-    add_bias(Y, p.b_2);          //   + b²_mlp 1ᵀ
+    const auto r = kernels::detail::raw_of(R);
+    TYPEFORMER_CHECK(r.cols == Xv.cols(), "mlp forward: R must have X's number of columns");
+    TYPEFORMER_CHECK(r.ptr != kernels::detail::raw_of(Y).ptr,
+                     "mlp forward: the residual R shares Y's storage");
+    detail::mlp_forward(p, Xv, Y, c, kernels::gemm_epilogue<T>{}.with_residual(r.ptr, r.ld));
 }
 
 // dX, dW_1, db_1, dW_2, db_2 += the gradient of the MLP (X is the forward's input).

@@ -112,11 +112,22 @@ constexpr auto columnwise_forward_error() {
             else
                 return what<>{};
         };
+        auto residual = [] {  // forward(p, X, Y, cache, R): R shaped as Y
+            if constexpr (sizeof...(A) == 4) {
+                using R = arg_ref_t<3, A...>;
+                return first_error(check_matrix<role::R, R>(), check_rows<role::R, R, D, ExpectY>(),
+                                   check_same_cols<role::R, R, role::X, X>(),
+                                   check_scalar<role::R, R, T, ExpectT>());
+            } else {
+                return what<>{};
+            }
+        };
         return or_arguments<A...>(first_error(
             check_matrix<role::X, X>(), check_rows<role::X, X, D, ExpectX>(),
             check_matrix<role::Y, Y>(), check_rows<role::Y, Y, D, ExpectY>(),
             check_same_cols<role::Y, Y, role::X, X>(), check_scalar<role::X, X, T, ExpectT>(),
-            check_scalar<role::Y, Y, T, ExpectT>(), check_writable<role::Y, Y>(), cache()));
+            check_scalar<role::Y, Y, T, ExpectT>(), check_writable<role::Y, Y>(), cache(),
+            residual()));
     }
 }
 

@@ -12,6 +12,11 @@
 // t_z ≤ t_x + offset) lets them skip: these loops skip single entries and terms, the SIMD
 // kernels only whole tiles and k slices, so a band is a permission, never a promise about the
 // entries it excludes.
+//
+// They also take an optional gemm_epilogue: a bias per row and a residual to add to C's entries
+// once their sums are complete, which the SIMD kernels do in the register tile before it is
+// stored instead of in passes over C afterwards. Each entry gets the same operations in the same
+// order as those passes (C + bias, then + R), so the fused result has the same bits.
 #pragma once
 
 #include <cstddef>
@@ -52,14 +57,80 @@ private:
     }
 };
 
+// After C ←/+= X·Y is complete, in this order:
+//   C(i, j) += bias[i]                 with_bias(bias)                bias (m)
+//   C(i, j) += residual[i + j·ldr]     with_residual(residual, ldr)   residual (m, n)
+// Built by chaining: gemm_epilogue<float>{}.with_bias(b).with_residual(R, ldr). Which parts are
+// present is kept in flags, not read off null pointers: in a constant expression GCC 12 cannot
+// compare a pointer into a constexpr model with null. Not combined with a band (whose unwanted
+// entries hold anything). An activation is not part of it: run in the SIMD register tile, GELU's
+// erf measured slower than its own pass over C (docs/performance.md).
+template <class T>
+class gemm_epilogue {
+public:
+    constexpr gemm_epilogue with_bias(const T* b) const noexcept {
+        gemm_epilogue e = *this;
+        e.bias_ = b;
+        e.has_bias_ = true;
+        return e;
+    }
+    constexpr gemm_epilogue with_residual(const T* r, std::size_t ldr) const noexcept {
+        gemm_epilogue e = *this;
+        e.residual_ = r;
+        e.ldr_ = ldr;
+        e.has_residual_ = true;
+        return e;
+    }
+
+    constexpr bool empty() const noexcept { return !has_bias_ && !has_residual_; }
+    constexpr bool has_bias() const noexcept { return has_bias_; }
+    constexpr bool has_residual() const noexcept { return has_residual_; }
+    // The parts' entries for C(i, j).
+    constexpr const T* bias_at(std::size_t i) const noexcept { return bias_ + i; }
+    constexpr const T* residual_at(std::size_t i, std::size_t j) const noexcept {
+        return residual_ + i + j * ldr_;
+    }
+
+    // The same epilogue for the block of C from row i0 and column j0 on.
+    constexpr gemm_epilogue at(std::size_t i0, std::size_t j0) const noexcept {
+        gemm_epilogue e = *this;
+        if (has_bias_)
+            e.bias_ += i0;
+        if (has_residual_)
+            e.residual_ += i0 + j0 * ldr_;
+        return e;
+    }
+
+private:
+    const T* bias_ = nullptr;
+    const T* residual_ = nullptr;
+    std::size_t ldr_ = 0;
+    bool has_bias_ = false, has_residual_ = false;
+};
+
 }  // namespace typeformer::kernels
 
 namespace typeformer::kernels::scalar {
 
+// The epilogue as passes over the finished C (m, n): the reference the fused SIMD one matches.
+template <class T>
+constexpr void apply_epilogue(std::size_t m, std::size_t n, T* C, std::size_t ldc,
+                              const gemm_epilogue<T>& ep) noexcept {
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t i = 0; i < m; ++i) {
+            T c = C[i + j * ldc];
+            if (ep.has_bias())
+                c += *ep.bias_at(i);
+            if (ep.has_residual())
+                c += *ep.residual_at(i, j);
+            C[i + j * ldc] = c;
+        }
+}
+
 template <class T>
 constexpr void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
                        const T* B, std::size_t ldb, T* C, std::size_t ldc, bool accumulate,
-                       gemm_band band = {}) noexcept {
+                       gemm_band band = {}, const gemm_epilogue<T>& ep = {}) noexcept {
     for (std::size_t j = 0; j < n; ++j) {
         T* c = C + j * ldc;
         const std::size_t rows = band.rows_upto(m, j + 1);
@@ -74,12 +145,14 @@ constexpr void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, 
                 c[i] += a[i] * b;
         }
     }
+    if (!ep.empty())
+        apply_epilogue(m, n, C, ldc, ep);
 }
 
 template <class T>
 constexpr void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
                        const T* B, std::size_t ldb, T* C, std::size_t ldc, bool accumulate,
-                       gemm_band band = {}) noexcept {
+                       gemm_band band = {}, const gemm_epilogue<T>& ep = {}) noexcept {
     for (std::size_t j = 0; j < n; ++j) {
         const T* b = B + j * ldb;
         for (std::size_t i = 0; i < band.rows_upto(m, j + 1); ++i) {
@@ -92,12 +165,14 @@ constexpr void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, 
             c = accumulate ? c + s : s;
         }
     }
+    if (!ep.empty())
+        apply_epilogue(m, n, C, ldc, ep);
 }
 
 template <class T>
 constexpr void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
                        const T* B, std::size_t ldb, T* C, std::size_t ldc, bool accumulate,
-                       gemm_band band = {}) noexcept {
+                       gemm_band band = {}, const gemm_epilogue<T>& ep = {}) noexcept {
     for (std::size_t j = 0; j < n; ++j) {
         T* c = C + j * ldc;
         const std::size_t rows = band.rows_upto(m, j + 1);
@@ -111,6 +186,8 @@ constexpr void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, 
                 c[i] += a[i] * b;
         }
     }
+    if (!ep.empty())
+        apply_epilogue(m, n, C, ldc, ep);
 }
 
 template <class T>

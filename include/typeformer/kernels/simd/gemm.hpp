@@ -70,9 +70,11 @@ struct gemm_blocking {
 };
 
 // C[0:MV·W (last batch: mlast rows), 0:NR] ←/+= Ap (MV·W × kc, ld MV·W) · B (kc × NR, strides rs, cs)
+// then, given the tile's epilogue `ep` (its last k slice), + bias and + R before the store.
 template <class T, std::size_t MV, std::size_t NR>
 void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::size_t cs, T* C,
-                std::size_t ldc, std::size_t mlast, bool accumulate) noexcept {
+                std::size_t ldc, std::size_t mlast, bool accumulate,
+                const gemm_epilogue<T>* ep = nullptr) noexcept {
     constexpr std::size_t W = width<T>;
     constexpr std::size_t lda = MV * W;
     // The accumulators must stay in registers: every loop over MV or NR is unrolled completely.
@@ -98,6 +100,14 @@ void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::si
                 acc[v][j] = xsimd::fma(av[v], bj, acc[v][j]);
         }
     }
+    const bool bias = ep != nullptr && ep->has_bias();
+    const bool residual = ep != nullptr && ep->has_residual();
+    batch<T> b[MV] = {};
+    if (bias) {
+        TYPEFORMER_UNROLL
+        for (std::size_t v = 0; v < MV; ++v)
+            b[v] = load_n(ep->bias_at(v * W), v + 1 == MV ? mlast : W);
+    }
     TYPEFORMER_UNROLL
     for (std::size_t j = 0; j < NR; ++j) {
         T* c = C + j * ldc;
@@ -107,6 +117,10 @@ void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::si
             batch<T> r = acc[v][j];
             if (accumulate)
                 r += load_n(c + v * W, rows);
+            if (bias)
+                r += b[v];
+            if (residual)
+                r += load_n(ep->residual_at(v * W, j), rows);
             store_n(c + v * W, r, rows);
         }
     }
@@ -122,15 +136,36 @@ void with_constant(std::size_t n, F&& f) {
     (std::make_index_sequence<N>{});
 }
 
+// The epilogue (scalar/gemm.hpp) as a pass over a finished C (rows, cols): for the paths
+// without register tiles (one or few columns, k = 0, a band). Batch by batch, so the entries
+// match add_bias and axpy run one after the other.
+template <class T>
+void apply_epilogue(std::size_t rows, std::size_t cols, T* C, std::size_t ldc,
+                    const gemm_epilogue<T>& ep) noexcept {
+    for (std::size_t j = 0; j < cols; ++j) {
+        T* c = C + j * ldc;
+        for_each_run<T>(rows, [&](std::size_t i, std::size_t n) {
+            batch<T> r = load_n(c + i, n);
+            if (ep.has_bias())
+                r += load_n(ep.bias_at(i), n);
+            if (ep.has_residual())
+                r += load_n(ep.residual_at(i, j), n);
+            store_n(c + i, r, n);
+        });
+    }
+}
+
 // One row panel (MV batches, rows [i0, …) of C) against nc columns, for the terms [plo, phi)
 // of the sum that Ap and B hold (k slice pc): full tiles, then one narrower tile. A band
 // (columns numbered from the panel's first) narrows each tile's terms to those that reach one of
 // its columns and skips tiles whose rows it does not want; a tile's first terms overwrite C
-// unless `accumulate`, the later slices' add to it.
+// unless `accumulate`, the later slices' add to it. `ep` (null: none; never with a band) is the
+// panel's epilogue, added in each tile's registers on its last slice.
 template <class T, std::size_t MV>
 void gemm_panel(std::size_t nc, std::size_t k, std::size_t pc, std::size_t plo, std::size_t phi,
                 const T* Ap, const T* B, std::size_t rs, std::size_t cs, T* C, std::size_t ldc,
-                std::size_t i0, std::size_t mlast, bool accumulate, gemm_band band) noexcept {
+                std::size_t i0, std::size_t mlast, bool accumulate, gemm_band band,
+                const gemm_epilogue<T>* ep) noexcept {
     constexpr std::size_t NR = gemm_nr<MV>;
     constexpr std::size_t lda = MV * gemm_blocking<T>::W;
     auto tile = [&](std::size_t j, auto NRt) {
@@ -143,8 +178,10 @@ void gemm_panel(std::size_t nc, std::size_t k, std::size_t pc, std::size_t plo, 
         const std::size_t hi = last < phi ? last : phi;
         if (lo >= hi)
             return;
+        const gemm_epilogue<T> tile_ep = ep != nullptr ? ep->at(0, j) : gemm_epilogue<T>{};
         gemm_micro<T, MV, nr>(hi - lo, Ap + (lo - plo) * lda, B + (lo - plo) * rs + j * cs, rs, cs,
-                              C + j * ldc, ldc, mlast, accumulate || pc > first);
+                              C + j * ldc, ldc, mlast, accumulate || pc > first,
+                              ep != nullptr && phi == k ? &tile_ep : nullptr);
     };
     std::size_t j = 0;
     for (; j + NR <= nc; j += NR)
@@ -303,15 +340,22 @@ void gemm_pack_at(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T
 // block of MC rows cut the tall products' time (gpt2, m = 2304…50257, k = 768) by ~20%.
 // Under a band, a column block packs and runs only the rows and terms its columns need; the
 // k slices stay at multiples of KC, so every entry is the same chain of FMAs as without the band
-// and as in any column split.
+// and as in any column split. An epilogue is added in each register tile on its last k slice
+// (with a band or k = 0, which the nn blocks never give it, as a pass afterwards).
 template <class T>
 void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda,
                  bool transpose_a, const T* B, std::size_t brs, std::size_t bcs, T* C,
-                 std::size_t ldc, bool accumulate, gemm_band band = {}) noexcept {
+                 std::size_t ldc, bool accumulate, gemm_band band = {},
+                 const gemm_epilogue<T>& epilogue = {}) noexcept {
     using blk = gemm_blocking<T>;
     constexpr std::size_t W = blk::W;
     if (m == 0 || n == 0)
         return;
+    if (!epilogue.empty() && (k == 0 || band.what != gemm_band::kind::none)) {
+        gemm_driver(m, n, k, A, lda, transpose_a, B, brs, bcs, C, ldc, accumulate, band);
+        apply_epilogue(m, n, C, ldc, epilogue);
+        return;
+    }
     // Columns no term reaches (a k band empty for them, or k = 0) are the empty sum.
     if (!accumulate && (k == 0 || band.what == gemm_band::kind::k_to_col ||
                         band.what == gemm_band::kind::k_from_col))
@@ -344,6 +388,7 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                     const std::size_t i = ic + ir;
                     const std::size_t nv = gemm_tile_batches((mc - ir + W - 1) / W);
                     const std::size_t mb = mc - ir < nv * W ? mc - ir : nv * W;
+                    const gemm_epilogue<T> ep = epilogue.at(i, jc);
                     with_constant<gemm_mv_max>(nv, [&](auto NV) {
                         if (transpose_a)
                             gemm_pack_at(mb, kc, A + i * lda + plo, lda, Ap, NV());
@@ -351,7 +396,7 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                             gemm_pack_a<T, NV()>(mb, kc, A + i + plo * lda, lda, Ap);
                         gemm_panel<T, NV()>(nc, k, pc, plo, plo + kc, Ap, B + plo * brs + jc * bcs,
                                             brs, bcs, C + i + jc * ldc, ldc, i, mb - (NV() - 1) * W,
-                                            accumulate, b);
+                                            accumulate, b, epilogue.empty() ? nullptr : &ep);
                     });
                     ir += mb;
                 }
@@ -573,51 +618,57 @@ void parallel_cols(std::size_t m, std::size_t n, std::size_t k, gemm_band band, 
 
 namespace typeformer::kernels::simd {
 
+// `ep`: the fused epilogue (scalar/gemm.hpp); on the one- and few-column paths, which have no
+// register tiles, a pass over each thread's rows after their product.
 template <class T>
 void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda, const T* B,
-             std::size_t ldb, T* C, std::size_t ldc, bool accumulate,
-             gemm_band band = {}) noexcept {
+             std::size_t ldb, T* C, std::size_t ldc, bool accumulate, gemm_band band = {},
+             const gemm_epilogue<T>& ep = {}) noexcept {
     if constexpr (!simd_impl::has_batch<T>)
-        scalar::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band);
+        scalar::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band, ep);
     else if (n == 1)  // one column: A streams once, nothing to reuse a packed panel for
         simd_impl::parallel_rows(
             m, k, 4 * simd_impl::width<T>, [&](std::size_t r0, std::size_t mr) {
                 simd_impl::gemv_n_impl(mr, k, A + r0, lda, B, C + r0, accumulate);
+                if (!ep.empty())
+                    simd_impl::apply_epilogue(mr, n, C + r0, ldc, ep.at(r0, 0));
             });
     else
         simd_impl::parallel_cols(m, n, k, band, [&](std::size_t j0, std::size_t nc, gemm_band b) {
             simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
-                                   accumulate, b);
+                                   accumulate, b, ep.at(0, j0));
         });
 }
 
 template <class T>
 void gemm_nt(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda, const T* B,
-             std::size_t ldb, T* C, std::size_t ldc, bool accumulate,
-             gemm_band band = {}) noexcept {
+             std::size_t ldb, T* C, std::size_t ldc, bool accumulate, gemm_band band = {},
+             const gemm_epilogue<T>& ep = {}) noexcept {
     if constexpr (!simd_impl::has_batch<T>)
-        scalar::gemm_nt(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band);
+        scalar::gemm_nt(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band, ep);
     else
         simd_impl::parallel_cols(m, n, k, band, [&](std::size_t j0, std::size_t nc, gemm_band b) {
             simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0, ldb, 1, C + j0 * ldc, ldc,
-                                   accumulate, b);
+                                   accumulate, b, ep.at(0, j0));
         });
 }
 
 template <class T>
 void gemm_tn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_t lda, const T* B,
-             std::size_t ldb, T* C, std::size_t ldc, bool accumulate,
-             gemm_band band = {}) noexcept {
+             std::size_t ldb, T* C, std::size_t ldc, bool accumulate, gemm_band band = {},
+             const gemm_epilogue<T>& ep = {}) noexcept {
     if constexpr (!simd_impl::has_batch<T>)
-        scalar::gemm_tn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band);
+        scalar::gemm_tn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band, ep);
     else if (n < 4)  // too few columns to pay for transposing A's panel
         simd_impl::parallel_rows(m, k, 4, [&](std::size_t r0, std::size_t mr) {
             simd_impl::gemm_tn_dot(mr, n, k, A + r0 * lda, lda, B, ldb, C + r0, ldc, accumulate);
+            if (!ep.empty())
+                simd_impl::apply_epilogue(mr, n, C + r0, ldc, ep.at(r0, 0));
         });
     else
         simd_impl::parallel_cols(m, n, k, band, [&](std::size_t j0, std::size_t nc, gemm_band b) {
             simd_impl::gemm_driver(m, nc, k, A, lda, true, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
-                                   accumulate, b);
+                                   accumulate, b, ep.at(0, j0));
         });
 }
 
