@@ -154,7 +154,9 @@ TYPED_TEST(Gemm, Epilogue) {
     std::size_t idx = 0;
     for (const auto& [with_bias, with_residual] : epilogues)
         for (const form f : {form::nn, form::tn, form::nt})
-            for (const auto& [m, n, k] : shapes) {
+            for (const auto& mnk : shapes) {
+                // (plain variables, not a structured binding: Clang 14 cannot capture those)
+                const std::size_t m = std::get<0>(mnk), n = std::get<1>(mnk), k = std::get<2>(mnk);
                 const std::size_t pad = (idx++ % 3) * 3;
                 strided<T> A(f == form::tn ? k : m, f == form::tn ? m : k, pad);
                 strided<T> B(f == form::nt ? n : k, f == form::nt ? k : n, pad + 1);
@@ -184,27 +186,21 @@ TYPED_TEST(Gemm, Epilogue) {
                             }
                         }
                     for (path p : paths()) {
+                        auto product = [&](strided<T>& out,
+                                           const tf::kernels::gemm_epilogue<T>& e) {
+                            if (f == form::nn)
+                                TF_CALL(p, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        out.data(), out.ld, accumulate, {}, e);
+                            else if (f == form::tn)
+                                TF_CALL(p, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        out.data(), out.ld, accumulate, {}, e);
+                            else
+                                TF_CALL(p, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld,
+                                        out.data(), out.ld, accumulate, {}, e);
+                        };
                         strided<T> C = C0, C_passes = C0;
-                        switch (f) {
-                            case form::nn:
-                                TF_CALL(p, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld,
-                                        C.data(), C.ld, accumulate, {}, ep);
-                                TF_CALL(p, gemm_nn, m, n, k, A.data(), A.ld, B.data(), B.ld,
-                                        C_passes.data(), C_passes.ld, accumulate);
-                                break;
-                            case form::tn:
-                                TF_CALL(p, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld,
-                                        C.data(), C.ld, accumulate, {}, ep);
-                                TF_CALL(p, gemm_tn, m, n, k, A.data(), A.ld, B.data(), B.ld,
-                                        C_passes.data(), C_passes.ld, accumulate);
-                                break;
-                            case form::nt:
-                                TF_CALL(p, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld,
-                                        C.data(), C.ld, accumulate, {}, ep);
-                                TF_CALL(p, gemm_nt, m, n, k, A.data(), A.ld, B.data(), B.ld,
-                                        C_passes.data(), C_passes.ld, accumulate);
-                                break;
-                        }
+                        product(C, ep);
+                        product(C_passes, {});
                         if (with_bias)
                             TF_CALL(p, add_bias, m, n, bias.data(), C_passes.data(), C_passes.ld);
                         if (with_residual)

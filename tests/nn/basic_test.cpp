@@ -386,6 +386,26 @@ TEST(Mlp, GeluTanhGradientsMatchFiniteDifferences) {
     mlp_gradients_match_finite_differences<nn::gelu_tanh>({1, 6});
 }
 
+// The residual form, Y = R + MLP(X) (the models' residual add, in the products' epilogue): the
+// plain form (checked against PyTorch below) plus R, entry by entry; R may not be Y itself.
+TEST(Mlp, ResidualFormAddsR) {
+    std::mt19937_64 rng(37);
+    using Mlp = nn::mlp<double, E, M, nn::gelu>;
+    Mlp p;
+    tf::mat<double, E, C> X, Y, Y_r, R;
+    set_cols(X, 5), set_cols(Y, 5), set_cols(Y_r, 5), set_cols(R, 5);
+    fd::fill_uniform(p.W_1, rng, -0.5, 0.5), fd::fill_uniform(p.b_1, rng);
+    fd::fill_uniform(p.W_2, rng, -0.5, 0.5), fd::fill_uniform(p.b_2, rng);
+    fd::fill_uniform(X, rng), fd::fill_uniform(R, rng);
+    Mlp::cache<C> c;
+    forward(p, X, Y, c);
+    forward(p, X, Y_r, c, R);
+    for (std::size_t j = 0; j < 5; ++j)
+        for (std::size_t i = 0; i < E::size; ++i)
+            EXPECT_EQ(Y_r(i, j), R(i, j) + Y(i, j)) << "(" << i << ", " << j << ")";
+    EXPECT_DEATH(forward(p, X, Y, c, Y), "the residual R shares Y's storage");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Algorithm 7, untied and tied
 
