@@ -21,6 +21,22 @@ import statistics
 import sys
 
 
+CONFIGS = ["tiny", "small", "baby", "gpt2"]
+PRODUCTS = ["qkv", "scores", "mix", "attn_out", "mlp_up", "mlp_down", "unembed"]
+PASSES = ["fwd", "dX", "dW"]
+
+
+def canonical(key):
+    """peak_fma first, then configs, passes and products in the order of bench/README.md."""
+    if key[0] == "peak_fma":
+        return (0, key)
+    cfg = CONFIGS.index(key[0]) if key[0] in CONFIGS else len(CONFIGS)
+    product, _, pass_ = key[1].partition(".")
+    rank = (PASSES.index(pass_) if pass_ in PASSES else len(PASSES),
+            PRODUCTS.index(product) if product in PRODUCTS else len(PRODUCTS))
+    return (1, cfg, key[0], rank, key[1], key[2:])
+
+
 def load(path):
     with open(path) as f:
         doc = json.load(f)
@@ -47,6 +63,8 @@ def load(path):
             values.setdefault(key, []).append(b["FLOPS"])
             if "label" in b:
                 values.setdefault(("label",) + key, []).append(b["label"])
+    # --benchmark_enable_random_interleaving shuffles the runs: the tables keep a fixed order.
+    order = sorted(set(order), key=canonical)
     flops = {k: medians.get(k, statistics.median(values[k]) if values.get(k) else None)
              for k in order}
     labels = {k[1:]: v[0] for k, v in values.items() if k[0] == "label"}

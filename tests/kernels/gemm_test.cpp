@@ -14,7 +14,8 @@ using namespace tf_test;
 namespace tf = typeformer;
 
 // (m, n, k): each dim swept over 1…67 with the other two from a few pairs, plus shapes that
-// cross the k-slice (KC = 64…384) and column-block (NC) boundaries of the SIMD driver.
+// cross the k-slice (KC = 64…384) and column-block (NC, a last block of up to 1.25·NC)
+// boundaries of the SIMD driver.
 std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> gemm_shapes() {
     std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> s;
     const std::size_t others[][2] = {{1, 1}, {7, 16}, {17, 67}, {64, 33}};
@@ -29,6 +30,9 @@ std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> gemm_shapes() {
     s.emplace_back(130, 20, 400);
     s.emplace_back(5, 1100, 3);
     s.emplace_back(97, 13, 900);
+    // A last column block of more than NC / 4 (float on AVX2), and a C large enough (> 256 KiB of
+    // float) that the tiles prefetch it.
+    s.emplace_back(230, 301, 40);
     return s;
 }
 
