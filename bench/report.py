@@ -9,7 +9,9 @@ threads, ours / OpenBLAS (1 thread), and % of the single-core peak FMA rate meas
 run (the larger of the start-up calibration, context `peak_fma_gflops`, and the
 peak_fma/<default arch> benchmark). `--alt LABEL=file.json` adds the OpenBLAS 1-thread
 figures of another run (e.g. OPENBLAS_CORETYPE=SkylakeX) as extra columns; its % of peak is taken
-against the main run's peak. With --benchmark_repetitions the median aggregate is used.
+against the main run's peak. With --benchmark_repetitions the median aggregate is used, or with
+--best the fastest repetition (on a shared VM, where neighbours only ever slow a run down, the
+fastest of several interleaved repetitions is the steadier figure for both sides).
 The <config>/mlp_block/{fused,passes} rows make another: one MLP block's forward with its
 residual add, biases and residual in the products' epilogue or as passes.
 The <config>/attention_head/{causal,full} rows make one more table: one head's lines 4–6 and
@@ -37,7 +39,7 @@ def canonical(key):
     return (1, cfg, key[0], rank, key[1], key[2:])
 
 
-def load(path):
+def load(path, best=False):
     with open(path) as f:
         doc = json.load(f)
     values = {}  # (config, product, impl) -> [FLOPS]
@@ -65,8 +67,11 @@ def load(path):
                 values.setdefault(("label",) + key, []).append(b["label"])
     # --benchmark_enable_random_interleaving shuffles the runs: the tables keep a fixed order.
     order = sorted(set(order), key=canonical)
-    flops = {k: medians.get(k, statistics.median(values[k]) if values.get(k) else None)
-             for k in order}
+    if best:
+        flops = {k: max(values[k]) if values.get(k) else None for k in order}
+    else:
+        flops = {k: medians.get(k, statistics.median(values[k]) if values.get(k) else None)
+                 for k in order}
     labels = {k[1:]: v[0] for k, v in values.items() if k[0] == "label"}
     return doc["context"], order, flops, labels, errors
 
@@ -87,9 +92,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run")
     ap.add_argument("--alt", action="append", default=[], metavar="LABEL=FILE")
+    ap.add_argument("--best", action="store_true",
+                    help="the fastest repetition of each benchmark instead of the median")
     args = ap.parse_args()
 
-    ctx, order, flops, labels, errors = load(args.run)
+    ctx, order, flops, labels, errors = load(args.run, args.best)
     # The start-up calibration and the peak_fma benchmark of the same architecture measure the
     # same loop; a busy machine can only make either lower, so the larger one is the peak.
     peak = max([float(ctx["peak_fma_gflops"]) * 1e9] +
@@ -97,7 +104,7 @@ def main():
     alts = []
     for spec in args.alt:
         label, _, path = spec.partition("=")
-        actx, _, aflops, _, aerrors = load(path)
+        actx, _, aflops, _, aerrors = load(path, args.best)
         alts.append((label, actx, aflops))
         errors += [f"{label}: {e}" for e in aerrors]
 

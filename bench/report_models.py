@@ -32,13 +32,20 @@ def parameters(cfg):
 
 
 def load(paths):
-    """Every file's benchmarks, in order; the last file's context (its peak-FMA measurement)."""
+    """Every file's benchmarks, in order; the last file's context, with the highest peak-FMA
+    measurements of all the files (a busy machine can only make a measurement of the peak lower,
+    so the highest is the machine's)."""
     doc = {"benchmarks": []}
+    peaks = {}
     for path in paths:
         with open(path) as f:
             d = json.load(f)
         doc["benchmarks"] += d["benchmarks"]
         doc["context"] = d["context"]
+        for k in ("peak_fma_1core_gflops", "peak_fma_all_gflops"):
+            if k in d["context"]:
+                peaks[k] = max(peaks.get(k, 0.0), float(d["context"][k]))
+    doc["context"].update({k: str(v) for k, v in peaks.items()})
     rows = {}  # (task, cfg, p, threads) -> counters
     order = []
     errors = [f"{b['name']}: {b.get('error_message', '?')}"
