@@ -381,9 +381,9 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
     // With few k slices, sweeping all of C once per slice costs less than re-reading B's block
     // for every row block: then one row block spans all of m (B's block stays in L2 instead).
     const std::size_t MC = k <= 2 * blk::KC ? m : blk::MC;
-    // A C of more than half of L2 is not in cache when a tile comes back to it: each tile asks
-    // for its lines before its k loop. Below that the prefetches only cost issue slots (~2% at
-    // tiny's shapes).
+    // A C of more than 256 KiB (half of a Zen 3 core's L2) has left the cache by the time a tile
+    // comes back to it on the next k slice: each tile asks for its lines before its k loop.
+    // Below that the prefetches only cost issue slots (~2% at tiny's shapes).
     const bool prefetch_c = m * n * sizeof(T) > 256 * 1024;
     for (std::size_t jc = 0, nc = 0; jc < n; jc += nc) {
         // The last block takes a remainder of up to NC/4 along: a block of 16 columns after 240
