@@ -8,7 +8,9 @@
 One table per libtorch thread count: per configuration and task, typeformer's and libtorch's time,
 tokens/s, GFLOP/s (FLOPs by formula: bench_models prints them), % of the all-core peak FMA rate
 measured at start-up (or cores × the one-core rate, if higher), allocations per call, and the speedup (libtorch time / ours, both measured
-alternately in the same iterations). With --benchmark_repetitions the median aggregate is used.
+alternately in the same iterations). With --benchmark_repetitions the median aggregate is used,
+or with --best each side's fastest repetition (on a shared VM neighbours only ever slow a run
+down; the speedup is then libtorch's fastest time over ours').
 `--plot-data` writes "series x y" lines: x = log10(parameters), y = tokens/s, for the train step,
 the forward pass and decoding at l_max/2, typeformer and libtorch on 2 threads.
 """
@@ -31,7 +33,18 @@ def parameters(cfg):
     return n_v * d + l_max * d + layers * per_layer + 2 * d
 
 
-def load(paths):
+def fastest(reps):
+    """Each side's counters from its fastest repetition; the speedup of the two fastest."""
+    b = dict(min(reps, key=lambda r: r["ours_ms"]))
+    timed = [r for r in reps if "torch_ms" in r]
+    if timed:
+        t = min(timed, key=lambda r: r["torch_ms"])
+        b.update({k: v for k, v in t.items() if k.startswith("torch_")})
+        b["speedup"] = b["torch_ms"] / b["ours_ms"]
+    return b
+
+
+def load(paths, best=False):
     """Every file's benchmarks, in order; the last file's context, with the highest peak-FMA
     measurements of all the files (a busy machine can only make a measurement of the peak lower,
     so the highest is the machine's)."""
@@ -50,9 +63,10 @@ def load(paths):
     order = []
     errors = [f"{b['name']}: {b.get('error_message', '?')}"
               for b in doc["benchmarks"] if b.get("error_occurred")]
+    reps = {}  # key -> the repetitions' rows (--best)
     for b in doc["benchmarks"]:
         skipped = b.get("error_occurred") or (
-            b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median")
+            b.get("run_type") == "aggregate" and (best or b.get("aggregate_name") != "median"))
         if skipped:
             continue
         parts = b.get("run_name", b["name"]).split("/")
@@ -65,6 +79,10 @@ def load(paths):
         if key not in rows:
             order.append(key)
         rows[key] = b
+        if b.get("run_type") != "aggregate":
+            reps.setdefault(key, []).append(b)
+    if best:
+        rows = {k: fastest(reps[k]) for k in order}
     return doc["context"], order, rows, errors
 
 
@@ -80,8 +98,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("json", nargs="+", help="bench_models --benchmark_out files (merged)")
     ap.add_argument("--plot-data")
+    ap.add_argument("--best", action="store_true",
+                    help="each side's fastest repetition instead of the median")
     a = ap.parse_args()
-    ctx, order, rows, errors = load(a.json)
+    ctx, order, rows, errors = load(a.json, a.best)
     out = sys.stdout
     # the machine's limit: the all-core measurement, or cores × one core if that is higher (a
     # loaded machine can deschedule one of the all-core loop's threads)
