@@ -46,6 +46,7 @@
 #include <typeformer/typeformer.hpp>
 
 #include "alloc_count.hpp"
+#include "configs.hpp"
 #include "peak_fma.hpp"
 #include "thread_env.hpp"
 #if TYPEFORMER_BENCH_LIBTORCH
@@ -57,30 +58,7 @@ using namespace typeformer_bench;
 
 namespace {
 
-constexpr std::size_t batch = 4;            // sequences per training step
-constexpr std::size_t train_threads = 2;    // training_state's workers
 constexpr std::size_t forward_threads = 2;  // forward/<cfg>: sequences on 2 threads
-
-struct tiny_cfg {
-    static constexpr std::size_t N_V = 64, l_max = 32, L = 2, H = 2, d_e = 32, d_mlp = 128,
-                                 d_attn = 16, d_mid = 16;
-    static constexpr bool tied = true;
-};
-struct small_cfg {
-    static constexpr std::size_t N_V = 256, l_max = 128, L = 4, H = 4, d_e = 128, d_mlp = 512,
-                                 d_attn = 32, d_mid = 32;
-    static constexpr bool tied = true;
-};
-struct baby_cfg {
-    static constexpr std::size_t N_V = 65, l_max = 256, L = 6, H = 6, d_e = 384, d_mlp = 1536,
-                                 d_attn = 64, d_mid = 64;
-    static constexpr bool tied = true;
-};
-struct gpt2_cfg {
-    static constexpr std::size_t N_V = 50257, l_max = 1024, L = 12, H = 12, d_e = 768, d_mlp = 3072,
-                                 d_attn = 64, d_mid = 64;
-    static constexpr bool tied = true;
-};
 
 // ---- FLOPs by formula: 2 per multiply-add of the matrix products; the full l × l scores (both
 // sides compute the masked half too); element-wise work, softmax, norms and Adam left out ----
@@ -112,16 +90,6 @@ unsigned g_cores = 1;
 
 template <class C>
 using model_t = tf::DTransformer<float, C>;
-
-// Deterministic tokens < N_V.
-std::vector<tf::token> tokens(std::size_t n, std::size_t N_V, std::uint64_t seed) {
-    std::vector<tf::token> t(n);
-    for (auto& x : t) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        x = static_cast<tf::token>((seed >> 33) % N_V);
-    }
-    return t;
-}
 
 template <class C>
 struct setup {
@@ -183,14 +151,7 @@ setup<C>& get(bool trainable) {
 
 template <class C>
 float ours_train(setup<C>& s) {
-    tf::training_options opt{};
-    opt.epochs = ~std::size_t{0};
-    opt.batch_size = batch;
-    opt.method = tf::optimizer::adamw;
-    opt.lr = 1e-3;
-    opt.weight_decay = 0.01;
-    opt.reduction = tf::loss_reduction::mean_per_token;
-    opt.shuffle = false;
+    const tf::training_options opt = train_options();
     float loss = 0;
     const tf::status st =
         tf::DTraining(*s.model, s.seqs, opt, *s.train, [&](const tf::step_report& r) {
