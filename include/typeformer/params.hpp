@@ -184,6 +184,20 @@ template <param_leaf Leaf>
 inline constexpr std::size_t leaf_elements = sizeof(std::remove_cvref_t<Leaf>::elems) /
                                              sizeof(std::remove_cvref_t<Leaf>::elems[0]);
 
+namespace detail {
+// The scalars [first, last) of a leaf of n that part `part` of `parts` takes when a walk over a
+// model is split between threads: cut at multiples of 16 scalars, so for float the parts touch
+// disjoint 64-byte lines; one part is all of it.
+struct leaf_part {
+    std::size_t first = 0, last = 0;
+
+    static constexpr leaf_part of(std::size_t n, std::size_t part, std::size_t parts) noexcept {
+        auto cut = [&](std::size_t q) { return q >= parts ? n : n / 16 * q / parts * 16; };
+        return {cut(part), cut(part + 1)};
+    }
+};
+}  // namespace detail
+
 // ---- shapes in a weights file ----
 
 template <std::size_t Rank>

@@ -69,13 +69,14 @@ constexpr bool valid_adam_options(const adam_options& o) noexcept {
            finite(o.weight_decay) && o.weight_decay >= 0 && finite(o.grad_scale);
 }
 
-inline namespace typed {
+namespace detail {
 
-// One Adam(W) step: θ is updated in place; m, v and t in `state`. grads is read only.
+// The update of the scalars that part `part` of `parts` takes of every leaf (detail::leaf_part)
+// with the step count state.step, which the caller has advanced: the training loop runs the
+// parts on its threads. The update is element-wise, so any split gives the same bits.
 template <class Model>
-void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
-               const adam_options& opt = {}) noexcept {
-    state.step += 1;
+void adam_update(Model& model, const Model& grads, adam_state<Model>& state,
+                 const adam_options& opt, std::size_t part, std::size_t parts) noexcept {
     const double t = static_cast<double>(state.step);
     // The per-step scalars in double (as PyTorch computes them in Python), then one
     // rounding to the parameters' type.
@@ -104,9 +105,23 @@ void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
                 .grad_scale = static_cast<T>(opt.grad_scale),
                 .decoupled = decoupled && decays,
                 .l2 = l2 && decays};
-            kernels::backend::adam(leaf_elements<Leaf>, c, p.data(), g.data(), m.data(), v.data());
+            const auto [i, e] = leaf_part::of(leaf_elements<Leaf>, part, parts);
+            kernels::backend::adam(e - i, c, p.data() + i, g.data() + i, m.data() + i,
+                                   v.data() + i);
         },
         model, grads, state.m, state.v);
+}
+
+}  // namespace detail
+
+inline namespace typed {
+
+// One Adam(W) step: θ is updated in place; m, v and t in `state`. grads is read only.
+template <class Model>
+void adam_step(Model& model, const Model& grads, adam_state<Model>& state,
+               const adam_options& opt = {}) noexcept {
+    state.step += 1;
+    detail::adam_update(model, grads, state, opt, 0, 1);
 }
 
 }  // namespace typed

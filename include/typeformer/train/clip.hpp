@@ -30,16 +30,19 @@ struct square_sums {
         const double v = static_cast<double>(x);
         acc[j] += v * v;
     }
-    // x[i] for i < n: the blocks of K, then the tail.
+    // x[i] for i in [first, last) of a leaf of N (first a multiple of K, so x[i] always goes to
+    // acc[i % K]): the blocks of K, then the tail; before(i) runs just before x[i] is read.
     template <std::size_t N, class T, class F>
-    void each(const T* x, F&& before) noexcept {
-        constexpr std::size_t body = N - N % K;
-        for (std::size_t i = 0; i < body; i += K)
+    void each(const T* x, std::size_t first, std::size_t last, F&& before) noexcept {
+        last = last < N ? last : N;  // (tells GCC the loops stay inside the leaf)
+        first = first < last ? first : last;
+        const std::size_t body = last - (last - first) % K;
+        for (std::size_t i = first; i < body; i += K)
             for (std::size_t j = 0; j < K; ++j) {
                 before(i + j);
                 add(j, x[i + j]);
             }
-        for (std::size_t j = 0; j < N % K; ++j) {
+        for (std::size_t j = 0; body + j < last; ++j) {
             before(body + j);
             add(j, x[body + j]);
         }
@@ -55,7 +58,8 @@ template <class Model>
 double grad_norm(const Model& g) noexcept {
     detail::square_sums sq;
     for_each_param(g, [&](const param_name&, const auto& p) {
-        sq.each<leaf_elements<decltype(p)>>(p.data(), [](std::size_t) {});
+        sq.each<leaf_elements<decltype(p)>>(p.data(), 0, leaf_elements<decltype(p)>,
+                                            [](std::size_t) {});
     });
     return std::sqrt(sq.total());  // NaN or ∞ when any entry is: the step is then refused
 }
