@@ -482,67 +482,72 @@ void gemm_tn_dot(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
 #pragma GCC diagnostic pop
 #endif
 
-// y ←/+= A·x: A's columns stream once; 4 batches of y stay in registers while p runs, in two
-// sets of accumulators (even and odd p) so the FMA latency is hidden.
+// y ←/+= A·x: A streams once, in memory order. A sweep takes G adjacent columns (G·m contiguous
+// scalars) down all rows, adding their G terms to each batch of y in two chains (even and odd
+// columns, so FMA latency is hidden); y (a few KB) stays in L1 between sweeps. Keeping a block of
+// y in registers while p runs instead walks A across its columns, lda apart: on the Zen 4 of
+// 2026-11-26 that read baby's decoding weights (43 MB) at 10–16 GB/s, the sweeps at 18–21 GB/s,
+// the core's plain streaming read rate. Row i's terms are added in the same order whatever rows
+// the call covers, so any split of the rows gives the same bits.
 template <class T>
 void gemv_n_impl(std::size_t m, std::size_t k, const T* A, std::size_t lda, const T* x, T* y,
                  bool accumulate) noexcept {
     constexpr std::size_t W = width<T>;
-    constexpr std::size_t MV = 4;
-    std::size_t i = 0;
-    for (; i + MV * W <= m; i += MV * W) {
-        batch<T> acc0[MV], acc1[MV];
+    constexpr std::size_t G = 16;
+    auto sweep = [&](std::size_t p, auto cols, bool first) {
+        constexpr std::size_t g = decltype(cols)::value;
+        batch<T> xs[g];
         TYPEFORMER_UNROLL
-        for (std::size_t v = 0; v < MV; ++v)
-            acc0[v] = acc1[v] = batch<T>(T(0));
-        std::size_t p = 0;
-        for (; p + 2 <= k; p += 2) {
-            const batch<T> x0(x[p]), x1(x[p + 1]);
-            const T* a0 = A + i + p * lda;
-            const T* a1 = a0 + lda;
+        for (std::size_t q = 0; q < g; ++q)
+            xs[q] = batch<T>(x[p + q]);
+        const T* a = A + p * lda;
+        auto rows_at = [&](std::size_t i, std::size_t rows) {
+            batch<T> even = first ? batch<T>(T(0)) : load_n(y + i, rows);
+            batch<T> odd(T(0));
             TYPEFORMER_UNROLL
-            for (std::size_t v = 0; v < MV; ++v) {
-                acc0[v] = xsimd::fma(batch<T>::load_unaligned(a0 + v * W), x0, acc0[v]);
-                acc1[v] = xsimd::fma(batch<T>::load_unaligned(a1 + v * W), x1, acc1[v]);
+            for (std::size_t q = 0; q < g; ++q) {
+                batch<T>& acc = q % 2 == 0 ? even : odd;
+                acc = xsimd::fma(load_n(a + q * lda + i, rows), xs[q], acc);
             }
-        }
-        if (p < k) {
-            const batch<T> x0(x[p]);
-            const T* a0 = A + i + p * lda;
-            TYPEFORMER_UNROLL
-            for (std::size_t v = 0; v < MV; ++v)
-                acc0[v] = xsimd::fma(batch<T>::load_unaligned(a0 + v * W), x0, acc0[v]);
-        }
-        TYPEFORMER_UNROLL
-        for (std::size_t v = 0; v < MV; ++v) {
-            batch<T> r = acc0[v] + acc1[v];
-            if (accumulate)
-                r += batch<T>::load_unaligned(y + i + v * W);
-            r.store_unaligned(y + i + v * W);
-        }
-    }
-    for (; i < m; i += W) {
-        const std::size_t rows = m - i < W ? m - i : W;
-        batch<T> acc(T(0));
-        for (std::size_t p = 0; p < k; ++p)
-            acc = xsimd::fma(load_n(A + i + p * lda, rows), batch<T>(x[p]), acc);
-        if (accumulate)
-            acc += load_n(y + i, rows);
-        store_n(y + i, acc, rows);
-    }
+            store_n(y + i, even + odd, rows);
+        };
+        std::size_t i = 0;
+        for (; i + W <= m; i += W)
+            rows_at(i, W);  // (load_n of a full batch: one plain load once inlined)
+        if (i < m)
+            rows_at(i, m - i);
+    };
+    std::size_t p = 0;
+    for (; p + G <= k; p += G)
+        sweep(p, std::integral_constant<std::size_t, G>{}, p == 0 && !accumulate);
+    if (p < k)
+        with_constant<G - 1>(k - p, [&](auto g) { sweep(p, g, p == 0 && !accumulate); });
+    else if (k == 0 && !accumulate)
+        for (std::size_t i = 0; i < m; ++i)
+            y[i] = T(0);
 }
 
 // Threads for the one-column products of decoding (Deliver 1 of issue 11): y = A·x streams A
-// once and does 2 flops per element loaded, so one core is bound by its own load bandwidth and a
-// second core doubles it. Built with OpenMP (-fopenmp) and given an operand of at least
-// parallel_rows_min elements (256 KB of float: below that, waking the threads costs more than
-// the pass), the rows are cut into chunks of whole `unit`s (the kernel's row block, the tail in
-// the last chunk) and spread over the threads with a static schedule. Every row is computed by
-// the same instructions in the same order as on one thread, so the result is bit-identical to
-// one thread and run to run, whatever the thread count. Inside a parallel region (the training
-// workers) no region is opened (worth_a_team). Without OpenMP (microcontrollers, the tests'
-// default) this is a plain call.
-inline constexpr std::size_t parallel_rows_min = std::size_t{1} << 16;
+// once and does 2 flops per element loaded, so it is bound by memory bandwidth. Built with
+// OpenMP (-fopenmp) and given an operand of at least parallel_rows_min elements, the rows are cut
+// into chunks (of whole `unit`s, the tail in the last chunk) spread over the threads with a
+// static schedule. Every row is computed by the same instructions in the same order as on one
+// thread, so the result is bit-identical to one thread and run to run, whatever the thread
+// count. Inside a parallel region (the training workers) no region is opened (worth_a_team).
+// Without OpenMP (microcontrollers, the tests' default) this is a plain call.
+//
+// The threshold, 2^20 elements (4 MB of float: gpt2's big maps, none of baby's): one core's sweep
+// reads at nearly the core's streaming rate, a second core adds less than that, and waking a
+// sleeping thread (OMP_WAIT_POLICY=passive) costs tens of µs. At 2^16 on the Zen 4 of 2026-11-26,
+// 2 threads decoded small ~6× and baby 1.2–1.4× slower per token than 1 thread; at 2^20 small's
+// and baby's products open no region (baby: 2.8 ms a token on 2 threads, 3.7–4.1 at 2^16) and
+// gpt2's keep their gain. Define TYPEFORMER_PARALLEL_ROWS_MIN
+// to change it (the thread tests set it low so that small operands are split).
+#if defined(TYPEFORMER_PARALLEL_ROWS_MIN)
+inline constexpr std::size_t parallel_rows_min = TYPEFORMER_PARALLEL_ROWS_MIN;
+#else
+inline constexpr std::size_t parallel_rows_min = std::size_t{1} << 20;
+#endif
 
 #if defined(_OPENMP)
 // No region at all when it would get one thread (one allowed, or nested inside the training
@@ -580,6 +585,20 @@ void parallel_chunks(std::size_t n, std::size_t unit, std::size_t chunks, bool b
 template <class F>
 void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noexcept {
     parallel_chunks(m, unit, 8, m * k >= parallel_rows_min, static_cast<F&&>(rows));
+}
+
+// One piece per thread, for gemv_n_impl: its sweeps read each column's rows of the piece as one
+// run, and 8 pieces would cut those runs to a few lines (m = 384: 3) lda apart. Its rows do not
+// depend on the split, so the result still does not depend on the thread count.
+template <class F>
+void parallel_row_runs(std::size_t m, std::size_t k, F&& rows) noexcept {
+#if defined(_OPENMP)
+    const auto threads = static_cast<std::size_t>(omp_get_max_threads());
+#else
+    constexpr std::size_t threads = 1;
+#endif
+    parallel_chunks(m, 4 * width<float>, threads, m * k >= parallel_rows_min,
+                    static_cast<F&&>(rows));
 }
 
 // The same for the products of one sequence (B = 1 training, a single forward pass): C's
@@ -646,12 +665,11 @@ void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band, ep);
     else if (n == 1)  // one column: A streams once, nothing to reuse a packed panel for
-        simd_impl::parallel_rows(
-            m, k, 4 * simd_impl::width<T>, [&](std::size_t r0, std::size_t mr) {
-                simd_impl::gemv_n_impl(mr, k, A + r0, lda, B, C + r0, accumulate);
-                if (!ep.empty())
-                    simd_impl::apply_epilogue(mr, n, C + r0, ldc, ep.at(r0, 0));
-            });
+        simd_impl::parallel_row_runs(m, k, [&](std::size_t r0, std::size_t mr) {
+            simd_impl::gemv_n_impl(mr, k, A + r0, lda, B, C + r0, accumulate);
+            if (!ep.empty())
+                simd_impl::apply_epilogue(mr, n, C + r0, ldc, ep.at(r0, 0));
+        });
     else
         simd_impl::parallel_cols(m, n, k, band, [&](std::size_t j0, std::size_t nc, gemm_band b) {
             simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
