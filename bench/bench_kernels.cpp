@@ -47,9 +47,7 @@
 #include <string>
 #include <vector>
 
-#include <xsimd/xsimd.hpp>
-
-#include <typeformer/kernels.hpp>
+#include <typeformer/kernels.hpp>  // (first: it includes xsimd under GCC 12's AVX-512 workaround)
 #include <typeformer/nn/attention.hpp>
 #include <typeformer/nn/mlp.hpp>
 

@@ -11,6 +11,9 @@
 #include <thread>
 #include <vector>
 
+// typeformer's backend first: it includes xsimd under GCC 12's AVX-512 workaround (a scalar
+// build's backend does not include it)
+#include <typeformer/kernels/backend.hpp>
 #include <xsimd/xsimd.hpp>
 
 namespace typeformer_bench {

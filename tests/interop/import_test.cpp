@@ -12,6 +12,7 @@
 #include <typeformer/typeformer.hpp>
 
 #include "support/oracle.hpp"
+#include "support/paths.hpp"
 
 namespace tf = typeformer;
 
@@ -55,7 +56,8 @@ const std::vector<tf::token> prompt = {3, 17, 42, 0, 49, 8, 8, 23, 11, 5, 30};
 // Runs gpt_ref.py: writes <name>.safetensors and returns its logits [T, N_V].
 std::vector<double> make_reference(const std::string& layout, bool bias, const std::string& file) {
     const std::string logits = file + ".tfx";
-    std::string cmd = std::string(TYPEFORMER_PYTHON) + " " + TYPEFORMER_TEST_SOURCE_DIR +
+    std::string cmd = typeformer::testing::path_string(TYPEFORMER_PYTHON) + " " +
+                      typeformer::testing::path_string(TYPEFORMER_TEST_SOURCE_DIR) +
                       "/gpt_ref.py " + layout + (bias ? " 1" : " 0") + " 7 " + file + " " + logits;
     for (auto t : prompt)
         cmd += " " + std::to_string(t);
@@ -66,7 +68,7 @@ std::vector<double> make_reference(const std::string& layout, bool bias, const s
 
 std::string scratch(const std::string& name) {
     // Not string + "/" + name: GCC 12 -Warray-bounds flags that inlined chain (PR 105651).
-    std::string path = TYPEFORMER_TEST_BINARY_DIR;
+    std::string path = typeformer::testing::path_string(TYPEFORMER_TEST_BINARY_DIR);
     path += '/';
     path += name;
     return path;

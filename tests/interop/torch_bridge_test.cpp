@@ -13,6 +13,7 @@
 #include <typeformer/typeformer.hpp>
 
 #include "support/oracle.hpp"
+#include "support/paths.hpp"
 
 namespace tf = typeformer;
 
@@ -61,16 +62,16 @@ template <class Model>
 void round_trip(const std::string& tag, const char* gelu, double eps, bool two) {
     auto m = std::make_unique<Model>();
     randomise(*m);
-    const std::string dir = TYPEFORMER_TEST_BINARY_DIR;
+    const std::string dir = typeformer::testing::path_string(TYPEFORMER_TEST_BINARY_DIR);
     const std::string in = dir + "/bridge_" + tag + ".safetensors";
     const std::string back = dir + "/bridge_" + tag + "_back.safetensors";
     const std::string logits = dir + "/bridge_" + tag + ".tfx";
     tf::save(*m, in);
-    const std::string cmd = std::string(TYPEFORMER_PYTHON) + " " + TYPEFORMER_TEST_SOURCE_DIR +
-                            "/torch_bridge_ref.py " + in + " " + back + " " + logits + " " + gelu +
-                            " " + std::to_string(eps) + " " +
-                            std::to_string(Model::traits::l_max::size) + " " + csv(x) +
-                            (two ? " " + csv(z) : "");
+    const std::string cmd =
+        typeformer::testing::path_string(TYPEFORMER_PYTHON) + " " +
+        typeformer::testing::path_string(TYPEFORMER_TEST_SOURCE_DIR) + "/torch_bridge_ref.py " +
+        in + " " + back + " " + logits + " " + gelu + " " + std::to_string(eps) + " " +
+        std::to_string(Model::traits::l_max::size) + " " + csv(x) + (two ? " " + csv(z) : "");
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
 
     auto again = std::make_unique<Model>();

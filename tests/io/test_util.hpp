@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <typeformer/params.hpp>
+#include "support/paths.hpp"
 
 #ifndef TYPEFORMER_PYTHON
 #define TYPEFORMER_PYTHON "/usr/bin/python3"
@@ -77,8 +78,9 @@ inline std::string quote_arg(const std::string& s) {
 
 // Runs tests/io/safetensors_ref.py with the PyTorch interpreter; returns its exit status.
 inline int run_reference(const std::vector<std::string>& args) {
-    std::string cmd = std::string(TYPEFORMER_PYTHON) + " " +
-                      quote_arg(std::string(TYPEFORMER_TEST_SOURCE_DIR) + "/safetensors_ref.py");
+    std::string cmd = typeformer::testing::path_string(TYPEFORMER_PYTHON) + " " +
+                      quote_arg(typeformer::testing::path_string(TYPEFORMER_TEST_SOURCE_DIR) +
+                                "/safetensors_ref.py");
     for (const auto& a : args)
         cmd += " " + quote_arg(a);
     return std::system(cmd.c_str());

@@ -29,6 +29,7 @@
 
 #include "model_support.hpp"
 #include "support/finite_diff.hpp"
+#include "support/paths.hpp"
 
 namespace typeformer::testing {
 
@@ -212,16 +213,19 @@ inline const bundle& oracle_answers(const std::vector<oracle_case>& cases,
     static const answer a = [&] {
         answer r;
         try {
-            const std::string base = std::string(TYPEFORMER_TEST_BINARY_DIR) + "/oracle_" + name;
+            const std::string base =
+                typeformer::testing::path_string(TYPEFORMER_TEST_BINARY_DIR) + "/oracle_" + name;
             const std::string pid = std::to_string(::getpid());
             const std::string run = parent_run(), binary = binary_identity();
             const std::string key =
                 run.empty() || binary.empty()
                     ? std::string{}
-                    : "run " + run + "\nbinary " + binary + "\npython " + TYPEFORMER_PYTHON + "\n" +
-                          file_bytes(std::string(TYPEFORMER_TESTS_DIR) +
+                    : "run " + run + "\nbinary " + binary + "\npython " +
+                          typeformer::testing::path_string(TYPEFORMER_PYTHON) + "\n" +
+                          file_bytes(typeformer::testing::path_string(TYPEFORMER_TESTS_DIR) +
                                      "/models/torch_models.py") +
-                          file_bytes(std::string(TYPEFORMER_TESTS_DIR) + "/support/oracle.py");
+                          file_bytes(typeformer::testing::path_string(TYPEFORMER_TESTS_DIR) +
+                                     "/support/oracle.py");
             if (!key.empty() && file_bytes(base + ".key") == key) {
                 try {
                     r.out = read_bundle(base + ".out");

@@ -20,6 +20,7 @@
 
 #include <typeformer/tensor.hpp>
 #include <typeformer/token.hpp>
+#include "paths.hpp"
 
 #ifndef TYPEFORMER_PYTHON
 #error "TYPEFORMER_PYTHON (the interpreter with torch) must be defined by the build"
@@ -114,8 +115,9 @@ inline bundle run_python(const std::string& script, const bundle& in) {
         }
     } guard{dir, in_path, out_path};
     write_bundle(in_path, in);
-    const std::string cmd = std::string(TYPEFORMER_PYTHON) + " " + TYPEFORMER_TESTS_DIR + "/" +
-                            script + " " + in_path + " " + out_path;
+    const std::string cmd = typeformer::testing::path_string(TYPEFORMER_PYTHON) + " " +
+                            typeformer::testing::path_string(TYPEFORMER_TESTS_DIR) + "/" + script +
+                            " " + in_path + " " + out_path;
     const int rc = std::system(cmd.c_str());
     if (rc != 0)
         throw std::runtime_error("oracle: `" + cmd + "` failed");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <typeformer/tokenize.hpp>
+#include "support/paths.hpp"
 
 namespace tf = typeformer;
 namespace tk = typeformer::tokenize;
@@ -30,7 +31,8 @@ std::vector<tf::token> reference(const std::string& text, const std::string& nam
     const auto in = std::filesystem::path(TYPEFORMER_TEST_BINARY_DIR) / (name + ".txt");
     const auto out = std::filesystem::path(TYPEFORMER_TEST_BINARY_DIR) / (name + ".ids");
     std::ofstream(in, std::ios::binary) << text;
-    const std::string cmd = std::string(TYPEFORMER_NODE) + " " + TYPEFORMER_TEST_SOURCE_DIR +
+    const std::string cmd = typeformer::testing::path_string(TYPEFORMER_NODE) + " " +
+                            typeformer::testing::path_string(TYPEFORMER_TEST_SOURCE_DIR) +
                             "/gpt2_reference.js " + dir + " " + in.string() + " > " + out.string();
     if (std::system(cmd.c_str()) != 0)
         throw std::runtime_error("the reference encoder failed: " + cmd);
