@@ -9,7 +9,8 @@
 // columns of C lives in registers while k runs; each step loads MV batches of a column of A and
 // broadcasts NR entries of B (B(p, j) = B[p·rs + j·cs], so Bᵀ is the same kernel with the
 // strides swapped). A is copied into a small stack panel (≤ 32 KiB, contiguous, zero-padded
-// rows) so the micro-kernel streams it linearly; for Aᵀ the copy is the transposition (W × W
+// rows) so the micro-kernel streams it linearly (an A of at most 16 KiB, already in L1, is read
+// in place where its panel is whole batches); for Aᵀ the copy is the transposition (W × W
 // blocks, in registers on AVX-512). With 32 registers rows are cut into tiles of 3 batches
 // that end in a 4- or 2-batch tile, never in a lone batch when m has more. The driver runs
 // column blocks (B's block in L2), row blocks (C's block in L2), KC-long k slices (A's panel in
@@ -73,11 +74,10 @@ struct gemm_blocking {
 // then, given the tile's epilogue `ep` (its last k slice), + bias and + R before the store.
 // `prefetch_c`: C is too large to be in cache (see gemm_driver).
 template <class T, std::size_t MV, std::size_t NR>
-void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::size_t cs, T* C,
-                std::size_t ldc, std::size_t mlast, bool accumulate,
+void gemm_micro(std::size_t kc, const T* Ap, std::size_t lda, const T* B, std::size_t rs,
+                std::size_t cs, T* C, std::size_t ldc, std::size_t mlast, bool accumulate,
                 const gemm_epilogue<T>* ep = nullptr, bool prefetch_c = false) noexcept {
     constexpr std::size_t W = width<T>;
-    constexpr std::size_t lda = MV * W;
     // The accumulators must stay in registers: every loop over MV or NR is unrolled completely.
     batch<T> acc[MV][NR];
 #if defined(__GNUC__)
@@ -103,7 +103,7 @@ void gemm_micro(std::size_t kc, const T* Ap, const T* B, std::size_t rs, std::si
         batch<T> av[MV];
         TYPEFORMER_UNROLL
         for (std::size_t v = 0; v < MV; ++v)
-            av[v] = batch<T>::load_aligned(a + v * W);
+            av[v] = batch<T>::load_unaligned(a + v * W);
         TYPEFORMER_UNROLL
         for (std::size_t j = 0; j < NR; ++j) {
             const batch<T> bj(b[j * cs]);
@@ -175,11 +175,10 @@ void apply_epilogue(std::size_t rows, std::size_t cols, T* C, std::size_t ldc,
 // panel's epilogue, added in each tile's registers on its last slice.
 template <class T, std::size_t MV>
 void gemm_panel(std::size_t nc, std::size_t k, std::size_t pc, std::size_t plo, std::size_t phi,
-                const T* Ap, const T* B, std::size_t rs, std::size_t cs, T* C, std::size_t ldc,
-                std::size_t i0, std::size_t mlast, bool accumulate, gemm_band band,
+                const T* Ap, std::size_t lda, const T* B, std::size_t rs, std::size_t cs, T* C,
+                std::size_t ldc, std::size_t i0, std::size_t mlast, bool accumulate, gemm_band band,
                 const gemm_epilogue<T>* ep, bool prefetch_c) noexcept {
     constexpr std::size_t NR = gemm_nr<MV>;
-    constexpr std::size_t lda = MV * gemm_blocking<T>::W;
     auto tile = [&](std::size_t j, auto NRt) {
         constexpr std::size_t nr = decltype(NRt)::value;
         if (band.rows_upto(i0 + 1, j + nr) <= i0)
@@ -191,8 +190,8 @@ void gemm_panel(std::size_t nc, std::size_t k, std::size_t pc, std::size_t plo, 
         if (lo >= hi)
             return;
         const gemm_epilogue<T> tile_ep = ep != nullptr ? ep->at(0, j) : gemm_epilogue<T>{};
-        gemm_micro<T, MV, nr>(hi - lo, Ap + (lo - plo) * lda, B + (lo - plo) * rs + j * cs, rs, cs,
-                              C + j * ldc, ldc, mlast, accumulate || pc > first,
+        gemm_micro<T, MV, nr>(hi - lo, Ap + (lo - plo) * lda, lda, B + (lo - plo) * rs + j * cs, rs,
+                              cs, C + j * ldc, ldc, mlast, accumulate || pc > first,
                               ep != nullptr && phi == k ? &tile_ep : nullptr, prefetch_c);
     };
     std::size_t j = 0;
@@ -385,6 +384,10 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
     // comes back to it on the next k slice: each tile asks for its lines before its k loop.
     // Below that the prefetches only cost issue slots (~2% at tiny's shapes).
     const bool prefetch_c = m * n * sizeof(T) > 256 * 1024;
+    // An A (not Aᵀ) of at most 16 KiB is in L1 after its first use: the tiles read its columns in
+    // place rather than from a packed copy (the panels of whole batches; a ragged last one is
+    // still packed, zero-padded).
+    const bool in_place = !transpose_a && m * k * sizeof(T) <= 16 * 1024;
     for (std::size_t jc = 0, nc = 0; jc < n; jc += nc) {
         // The last block takes a remainder of up to NC/4 along: a block of 16 columns after 240
         // (baby's n = 256) would pack all of A again for a sixteenth of the work.
@@ -408,14 +411,20 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                     const std::size_t mb = mc - ir < nv * W ? mc - ir : nv * W;
                     const gemm_epilogue<T> ep = epilogue.at(i, jc);
                     with_constant<gemm_mv_max>(nv, [&](auto NV) {
-                        if (transpose_a)
+                        const T* panel = Ap;
+                        std::size_t panel_ld = NV() * W;
+                        if (in_place && mb == NV() * W) {
+                            panel = A + i + plo * lda;  // whole batches of A's columns, as they are
+                            panel_ld = lda;
+                        } else if (transpose_a) {
                             gemm_pack_at(mb, kc, A + i * lda + plo, lda, Ap, NV());
-                        else
+                        } else {
                             gemm_pack_a<T, NV()>(mb, kc, A + i + plo * lda, lda, Ap);
-                        gemm_panel<T, NV()>(nc, k, pc, plo, plo + kc, Ap, B + plo * brs + jc * bcs,
-                                            brs, bcs, C + i + jc * ldc, ldc, i, mb - (NV() - 1) * W,
-                                            accumulate, b, epilogue.empty() ? nullptr : &ep,
-                                            prefetch_c);
+                        }
+                        gemm_panel<T, NV()>(nc, k, pc, plo, plo + kc, panel, panel_ld,
+                                            B + plo * brs + jc * bcs, brs, bcs, C + i + jc * ldc,
+                                            ldc, i, mb - (NV() - 1) * W, accumulate, b,
+                                            epilogue.empty() ? nullptr : &ep, prefetch_c);
                     });
                     ir += mb;
                 }
