@@ -1,7 +1,8 @@
 // Decoding on threads: built with OpenMP, a KV-cache step of a model whose products are big
-// enough to be split over threads (kernels/simd/gemm.hpp, parallel_rows) gives the same bits on
-// 1, 2 and 3 threads and from one run to the next, and its logits equal the full forward pass's
-// column within rounding (the forward pass over several columns is not split).
+// enough to be split over threads (kernels/simd/gemm.hpp: parallel_row_runs, parallel_rows;
+// TYPEFORMER_PARALLEL_ROWS_MIN is lowered for this binary) gives the same bits on 1, 2 and 3
+// threads and from one run to the next, and its logits equal the full forward pass's column
+// within rounding (the forward pass over several columns is not split).
 #include <omp.h>
 
 #include <cstring>

@@ -1,9 +1,10 @@
-// The matrix products on OpenMP threads (kernels/simd/gemm.hpp: parallel_rows for the
-// one-column products of decoding, parallel_cols for the products of one sequence): over
-// operands big enough to be split, every form must give the same bits on 1, 2 and 3 threads,
-// from one run to the next and as the unsplit kernel, and agree with a double reference under
-// the kernels' criterion, with and without a causal band. Built with -fopenmp (the other kernel
-// tests are not).
+// The matrix products on OpenMP threads (kernels/simd/gemm.hpp: parallel_row_runs and
+// parallel_rows for the one-column products of decoding, parallel_cols for the products of one
+// sequence): over operands big enough to be split (TYPEFORMER_PARALLEL_ROWS_MIN is lowered for
+// this binary), every form must give the same bits on 1, 2 and 3 threads, from one run to the
+// next and as the unsplit kernel, and agree with a double reference under the kernels'
+// criterion, with and without a causal band. Built with -fopenmp (the other kernel tests are
+// not).
 #include <omp.h>
 
 #include <cstring>
