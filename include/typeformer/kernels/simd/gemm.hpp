@@ -600,14 +600,13 @@ void parallel_rows(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noe
 // run, and 8 pieces would cut those runs to a few lines (m = 384: 3) lda apart. Its rows do not
 // depend on the split, so the result still does not depend on the thread count.
 template <class F>
-void parallel_row_runs(std::size_t m, std::size_t k, F&& rows) noexcept {
+void parallel_row_runs(std::size_t m, std::size_t k, std::size_t unit, F&& rows) noexcept {
 #if defined(_OPENMP)
     const auto threads = static_cast<std::size_t>(omp_get_max_threads());
 #else
     constexpr std::size_t threads = 1;
 #endif
-    parallel_chunks(m, 4 * width<float>, threads, m * k >= parallel_rows_min,
-                    static_cast<F&&>(rows));
+    parallel_chunks(m, unit, threads, m * k >= parallel_rows_min, static_cast<F&&>(rows));
 }
 
 // The same for the products of one sequence (B = 1 training, a single forward pass): C's
@@ -674,11 +673,13 @@ void gemm_nn(std::size_t m, std::size_t n, std::size_t k, const T* A, std::size_
     if constexpr (!simd_impl::has_batch<T>)
         scalar::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band, ep);
     else if (n == 1)  // one column: A streams once, nothing to reuse a packed panel for
-        simd_impl::parallel_row_runs(m, k, [&](std::size_t r0, std::size_t mr) {
-            simd_impl::gemv_n_impl(mr, k, A + r0, lda, B, C + r0, accumulate);
-            if (!ep.empty())
-                simd_impl::apply_epilogue(mr, n, C + r0, ldc, ep.at(r0, 0));
-        });
+        // (pieces of whole 4-batch blocks, as parallel_rows cuts them)
+        simd_impl::parallel_row_runs(
+            m, k, 4 * simd_impl::width<T>, [&](std::size_t r0, std::size_t mr) {
+                simd_impl::gemv_n_impl(mr, k, A + r0, lda, B, C + r0, accumulate);
+                if (!ep.empty())
+                    simd_impl::apply_epilogue(mr, n, C + r0, ldc, ep.at(r0, 0));
+            });
     else
         simd_impl::parallel_cols(m, n, k, band, [&](std::size_t j0, std::size_t nc, gemm_band b) {
             simd_impl::gemm_driver(m, nc, k, A, lda, false, B + j0 * ldb, 1, ldb, C + j0 * ldc, ldc,
