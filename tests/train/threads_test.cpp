@@ -91,6 +91,11 @@ TEST(Training, ThreadsGiveTheSameResultWithTheUpdateSplit) {
                                  .reduction = tf::loss_reduction::mean_per_token};
     expect_thread_counts_agree<Big>([&](Big& m, auto& st) { return tf::DTraining(m, xs, o, st); },
                                     0.08);
+    tf::training_options sgd = o;  // the paper's update, split the same way
+    sgd.method = tf::optimizer::sgd;
+    sgd.weight_decay = 0;
+    expect_thread_counts_agree<Big>([&](Big& m, auto& st) { return tf::DTraining(m, xs, sgd, st); },
+                                    0.08);
 }
 
 // The parts cover every scalar of a leaf once, in order, cut at multiples of 16.
@@ -156,6 +161,24 @@ TEST(Training, SplitUpdateEqualsTheWholeOne) {
     EXPECT_TRUE(tf::bit_equal(whole->adam.m, split->adam.m));
     EXPECT_TRUE(tf::bit_equal(whole->adam.v, split->adam.v));
     EXPECT_FALSE(tf::bit_equal(*m_split, *random_model<Big>(36, 0.1)));  // it stepped
+
+    // SGD: θ − η∇ per scalar (the oracle: a plain loop), whole and in parts.
+    auto s_whole = random_model<Big>(37, 0.1);
+    auto s_split = std::make_unique<Big>(*s_whole);
+    auto s_loop = std::make_unique<Big>(*s_whole);
+    tf::sgd_step(*s_whole, whole->grads, 0.05);
+    for (std::size_t k = 3; k-- > 0;)
+        tf::detail::sgd_update(*s_split, split->grads, 0.05, k, 3);
+    for_each_named(
+        [](const std::string&, auto& p, const auto& g) {
+            auto x = leaf_span(p);
+            const auto y = leaf_span(g);
+            for (std::size_t i = 0; i < x.size(); ++i)
+                x[i] -= 0.05 * y[i];
+        },
+        *s_loop, whole->grads);
+    EXPECT_TRUE(tf::bit_equal(*s_whole, *s_split));
+    EXPECT_TRUE(tf::bit_equal(*s_whole, *s_loop));
 }
 
 // What threads share is the model, read only: forward, loss_and_grad and KV-cache sampling on

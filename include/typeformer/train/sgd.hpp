@@ -18,20 +18,33 @@
 
 namespace typeformer {
 
-inline namespace typed {
+namespace detail {
 
+// θ ← θ − η∇ on the scalars that part `part` of `parts` takes of every leaf (detail::leaf_part):
+// the training loop runs the parts on its threads. Element-wise, so any split gives the same bits.
 template <class Model, class Scalar>
-    requires std::is_arithmetic_v<Scalar>
-constexpr void sgd_step(Model& model, const Model& grads, Scalar eta) noexcept {
-    for_each_param(model, grads, [eta](const param_name&, auto& p, const auto& g) {
+constexpr void sgd_update(Model& model, const Model& grads, Scalar eta, std::size_t part,
+                          std::size_t parts) noexcept {
+    for_each_param(model, grads, [&](const param_name&, auto& p, const auto& g) {
         using Leaf = std::remove_cvref_t<decltype(p)>;
         using T = typename Leaf::value_type;
         const T e = static_cast<T>(eta);
         T* __restrict theta = p.data();
         const T* __restrict grad = g.data();
-        for (std::size_t i = 0; i < leaf_elements<Leaf>; ++i)
+        const auto [first, last] = leaf_part::of(leaf_elements<Leaf>, part, parts);
+        for (std::size_t i = first; i < last; ++i)
             theta[i] -= e * grad[i];
     });
+}
+
+}  // namespace detail
+
+inline namespace typed {
+
+template <class Model, class Scalar>
+    requires std::is_arithmetic_v<Scalar>
+constexpr void sgd_step(Model& model, const Model& grads, Scalar eta) noexcept {
+    detail::sgd_update(model, grads, eta, 0, 1);
 }
 
 }  // namespace typed

@@ -230,7 +230,7 @@ double sum_worker_gradients(training_state<Model, Threads>& st, std::size_t part
     return sq.total();
 }
 
-// How many parts the step's walks after the workers (the sum of their gradients, AdamW) are
+// How many parts the step's walks after the workers (the sum of their gradients, AdamW or SGD) are
 // split into, one per thread. They stream the model's size several times over (baby's 10.8M
 // scalars: 10 ms of a 370 ms step on one core); below 2^17 scalars (tiny's 28.5k: ~25 µs) the
 // split saves less than a parallel region's start costs.
@@ -345,9 +345,11 @@ status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
                 scale *= coef;
         }
         // 6: θ ← θ − η·∇loss(θ), or AdamW
-        if (opt.method == optimizer::sgd)
-            sgd_step(model, st.grads, r.lr * scale);
-        else {
+        if (opt.method == optimizer::sgd) {
+            for_each_update_part<Model, Threads>([&](std::size_t k, std::size_t parts) {
+                sgd_update(model, st.grads, r.lr * scale, k, parts);  // sgd_step, split
+            });
+        } else {
             const adam_options ao{.lr = r.lr,
                                   .beta1 = opt.beta1,
                                   .beta2 = opt.beta2,
