@@ -153,8 +153,8 @@ TYPED_TEST(Gemm, Epilogue) {
     using T = TypeParam;
     const std::pair<bool, bool> epilogues[] = {{true, false}, {false, true}, {true, true}};
     const std::tuple<std::size_t, std::size_t, std::size_t> shapes[] = {
-        {37, 67, 41}, {130, 250, 20}, {24, 100, 300}, {90, 30, 530},
-        {9, 7, 2},    {33, 1, 70},    {20, 3, 40},    {17, 5, 0}};
+        {37, 67, 41}, {130, 250, 20}, {24, 100, 300}, {90, 30, 530}, {9, 7, 2},
+        {33, 1, 70},  {20, 3, 40},    {17, 5, 0},     {65, 70, 600}};  // 65: a lone last row
     std::size_t idx = 0;
     for (const auto& [with_bias, with_residual] : epilogues)
         for (const form f : {form::nn, form::tn, form::nt})

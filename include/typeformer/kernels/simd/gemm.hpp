@@ -12,7 +12,8 @@
 // rows) so the micro-kernel streams it linearly (an A of at most 16 KiB, already in L1, is read
 // in place where its panel is whole batches); for Aᵀ the copy is the transposition (W × W
 // blocks, in registers on AVX-512). With 32 registers rows are cut into tiles of 3 batches
-// that end in a 4- or 2-batch tile, never in a lone batch when m has more. The driver runs
+// that end in a 4- or 2-batch tile, never in a lone batch when m has more; a last batch of at
+// most W/4 rows runs without a tile (gemm_few_rows). The driver runs
 // column blocks (B's block in L2), row blocks (C's block in L2), KC-long k slices (A's panel in
 // L1), row panels, register tiles: k runs inside a row block, so a tall C is not swept once per
 // k slice. No heap.
@@ -70,6 +71,17 @@ struct gemm_blocking {
     static constexpr std::size_t MC = 4 * gemm_mv * W;
 };
 
+// Every accumulator of a register block set to 0 (unrolled: the block must stay in registers).
+template <class T, std::size_t R, std::size_t N>
+inline void zero_block(batch<T> (&acc)[R][N]) noexcept {
+    TYPEFORMER_UNROLL
+    for (std::size_t r = 0; r < R; ++r) {
+        TYPEFORMER_UNROLL
+        for (std::size_t q = 0; q < N; ++q)
+            acc[r][q] = batch<T>(T(0));
+    }
+}
+
 // C[0:MV·W (last batch: mlast rows), 0:NR] ←/+= Ap (MV·W × kc, ld MV·W) · B (kc × NR, strides rs, cs)
 // then, given the tile's epilogue `ep` (its last k slice), + bias and + R before the store.
 // `prefetch_c`: C is too large to be in cache (see gemm_driver).
@@ -91,12 +103,7 @@ void gemm_micro(std::size_t kc, const T* Ap, std::size_t lda, const T* B, std::s
         }
     }
 #endif
-    TYPEFORMER_UNROLL
-    for (std::size_t j = 0; j < NR; ++j) {
-        TYPEFORMER_UNROLL
-        for (std::size_t v = 0; v < MV; ++v)
-            acc[v][j] = batch<T>(T(0));
-    }
+    zero_block(acc);
     for (std::size_t p = 0; p < kc; ++p) {
         const T* a = Ap + p * lda;
         const T* b = B + p * rs;
@@ -345,6 +352,108 @@ void gemm_pack_at(std::size_t mb, std::size_t kc, const T* A, std::size_t lda, T
     }
 }
 
+// C (R, n) ←/+= X·Y for the R ≤ 4 rows of X left after whole batches (m = q·W + R): baby's
+// unembedding has m = N_V = 65, whose last row, run as a register tile, would take a batch of
+// W rows' FMAs (65 rows cost 80: at most 81% of the peak). Here each row costs its own FMAs at
+// a lower rate. X(i, p) = A[i·lda + p] (transpose_a) or A[i + p·lda]; Y(p, j) = B[p·brs + j·bcs].
+// Every entry is one chain over p in a fixed order whatever the columns a call covers, so the
+// column split over threads still gives the same bits.
+template <class T, std::size_t R>
+void gemm_few_rows(std::size_t n, std::size_t k, const T* A, std::size_t lda, bool transpose_a,
+                   const T* B, std::size_t brs, std::size_t bcs, T* C, std::size_t ldc,
+                   bool accumulate) noexcept {
+    constexpr std::size_t W = width<T>;
+    auto x = [&](std::size_t i, std::size_t p) {
+        return transpose_a ? A[i * lda + p] : A[i + p * lda];
+    };
+    if (bcs == 1) {
+        // Y's rows are contiguous (A·Bᵀ): R × 4 batches of columns in registers while p runs,
+        // each step loading 4 batches of a row of Y and broadcasting R entries of X.
+        constexpr std::size_t JV = 4;
+        for (std::size_t j0 = 0; j0 < n; j0 += JV * W) {
+            const std::size_t cols = n - j0 < JV * W ? n - j0 : JV * W;
+            batch<T> acc[R][JV];
+            zero_block(acc);
+            std::size_t lanes[JV];  // of each batch of columns (the last block's may be short)
+            for (std::size_t q = 0; q < JV; ++q)
+                lanes[q] = cols > q * W ? (cols - q * W < W ? cols - q * W : W) : 0;
+            auto run = [&](auto whole) {
+                for (std::size_t p = 0; p < k; ++p) {
+                    const T* b = B + p * brs + j0;
+                    batch<T> bv[JV];
+                    TYPEFORMER_UNROLL
+                    for (std::size_t q = 0; q < JV; ++q)
+                        bv[q] = whole()        ? batch<T>::load_unaligned(b + q * W)
+                                : lanes[q] > 0 ? load_n(b + q * W, lanes[q])
+                                               : batch<T>(T(0));
+                    TYPEFORMER_UNROLL
+                    for (std::size_t r = 0; r < R; ++r) {
+                        const batch<T> a(x(r, p));
+                        TYPEFORMER_UNROLL
+                        for (std::size_t q = 0; q < JV; ++q)
+                            acc[r][q] = xsimd::fma(a, bv[q], acc[r][q]);
+                    }
+                }
+            };
+            if (cols == JV * W)
+                run(std::true_type{});
+            else
+                run(std::false_type{});
+            for (std::size_t r = 0; r < R; ++r) {
+                alignas(64) T out[JV * W];
+                TYPEFORMER_UNROLL
+                for (std::size_t q = 0; q < JV; ++q)
+                    acc[r][q].store_aligned(out + q * W);
+                for (std::size_t j = 0; j < cols; ++j) {
+                    T& c = C[r + (j0 + j) * ldc];
+                    c = accumulate ? c + out[j] : out[j];
+                }
+            }
+        }
+        return;
+    }
+    // Y's columns are contiguous (A·B, Aᵀ·B): dot products over p, 4 columns at a time sharing
+    // the loads of X's rows, which are first copied into a contiguous buffer (a chunk at a time).
+    constexpr std::size_t KCH = 256;
+    alignas(64) T xr[R][KCH];
+    for (std::size_t p0 = 0; p0 < k; p0 += KCH) {
+        const std::size_t kc = k - p0 < KCH ? k - p0 : KCH;
+        for (std::size_t r = 0; r < R; ++r)
+            for (std::size_t p = 0; p < kc; ++p)
+                xr[r][p] = x(r, p0 + p);
+        const bool add = accumulate || p0 > 0;
+        auto columns = [&](std::size_t j, auto NJ) {
+            constexpr std::size_t nj = decltype(NJ)::value;
+            batch<T> acc[R][nj];
+            zero_block(acc);
+            for_each_run<T>(kc, [&](std::size_t p, std::size_t lanes) {
+                batch<T> bv[nj];
+                TYPEFORMER_UNROLL
+                for (std::size_t q = 0; q < nj; ++q)
+                    bv[q] = load_n(B + (p0 + p) * brs + (j + q) * bcs, lanes);
+                TYPEFORMER_UNROLL
+                for (std::size_t r = 0; r < R; ++r) {
+                    const batch<T> a = load_n(xr[r] + p, lanes);
+                    TYPEFORMER_UNROLL
+                    for (std::size_t q = 0; q < nj; ++q)
+                        acc[r][q] = xsimd::fma(a, bv[q], acc[r][q]);
+                }
+            });
+            for (std::size_t r = 0; r < R; ++r)
+                for (std::size_t q = 0; q < nj; ++q) {
+                    T& c = C[r + (j + q) * ldc];
+                    const T s = xsimd::hadd(acc[r][q]);
+                    c = add ? c + s : s;
+                }
+        };
+        std::size_t j = 0;
+        for (; j + 4 <= n; j += 4)
+            columns(j, std::integral_constant<std::size_t, 4>{});
+        for (; j < n; ++j)
+            columns(j, std::integral_constant<std::size_t, 1>{});
+    }
+}
+
 // The blocked driver: C (m, n) ←/+= X·Y with X = A (transpose_a: Aᵀ) of leading dimension lda,
 // Y(p, j) = B[p·brs + j·bcs]. Loop order: column block jc (B's block in L2), row block ic
 // (C's block in L2), k slice pc, row panel (A's packed panel in L1), register tile. A row
@@ -376,6 +485,21 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                     C[i + j * ldc] = T(0);
     if (k == 0)
         return;
+    // A short last batch of rows (≤ W/4 rows after whole batches) goes to gemm_few_rows, its
+    // epilogue as a pass; the whole batches stay here. Not under a band (attention's l × l
+    // products, which the band's row limits cut anyway).
+    if (const std::size_t rest = m % W;
+        band.what == gemm_band::kind::none && m > W && rest != 0 && rest <= W / 4) {
+        const std::size_t m0 = m - rest;
+        gemm_driver(m0, n, k, A, lda, transpose_a, B, brs, bcs, C, ldc, accumulate, band, epilogue);
+        with_constant<W / 4>(rest, [&](auto R) {
+            gemm_few_rows<T, R()>(n, k, transpose_a ? A + m0 * lda : A + m0, lda, transpose_a, B,
+                                  brs, bcs, C + m0, ldc, accumulate);
+        });
+        if (!epilogue.empty())
+            apply_epilogue(rest, n, C + m0, ldc, epilogue.at(m0, 0));
+        return;
+    }
     alignas(64) T Ap[blk::MR_max * blk::KC];
     // With few k slices, sweeping all of C once per slice costs less than re-reading B's block
     // for every row block: then one row block spans all of m (B's block stays in L2 instead).
