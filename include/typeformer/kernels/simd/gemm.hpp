@@ -412,8 +412,9 @@ void gemm_few_rows(std::size_t n, std::size_t k, const T* A, std::size_t lda, bo
         }
         return;
     }
-    // Y's columns are contiguous (A·B, Aᵀ·B): dot products over p, 4 columns at a time sharing
-    // the loads of X's rows, which are first copied into a contiguous buffer (a chunk at a time).
+    // Y's columns are contiguous (A·B, Aᵀ·B: brs = 1, as every form has bcs = 1 or brs = 1): dot
+    // products over p, 4 columns at a time sharing the loads of X's rows, which are first copied
+    // into a contiguous buffer (a chunk at a time).
     constexpr std::size_t KCH = 256;
     alignas(64) T xr[R][KCH];
     for (std::size_t p0 = 0; p0 < k; p0 += KCH) {
