@@ -33,6 +33,9 @@ std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> gemm_shapes() {
     // A last column block of more than NC / 4 (float on AVX2), and a C large enough (> 256 KiB of
     // float) that the tiles prefetch it.
     s.emplace_back(230, 301, 40);
+    // An A of more than 1 MiB, whose next panel the tiles ask for while they run: across row
+    // blocks (MC) and k slices, the last one short.
+    s.emplace_back(530, 19, 520);
     return s;
 }
 

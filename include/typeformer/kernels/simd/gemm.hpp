@@ -16,7 +16,8 @@
 // most W/4 rows runs without a tile (gemm_few_rows). The driver runs
 // column blocks (B's block in L2), row blocks (C's block in L2), KC-long k slices (A's panel in
 // L1), row panels, register tiles: k runs inside a row block, so a tall C is not swept once per
-// k slice. No heap.
+// k slice. An A larger than L2 (a weight of baby or gpt2) is asked for one panel ahead while the
+// tiles run. No heap.
 #pragma once
 
 #include <cstddef>
@@ -174,6 +175,25 @@ void apply_epilogue(std::size_t rows, std::size_t cols, T* C, std::size_t ldc,
     }
 }
 
+// The next A panel's source lines, asked for while this panel's tiles run (FMA-bound, load
+// ports free): `strips` runs of `bytes` bytes, `stride` bytes apart (A's columns for A·B, A·Bᵀ;
+// its rows for Aᵀ·B). Each tile takes its share, so the pack that follows reads from cache.
+struct panel_prefetch {
+    const char* base = nullptr;
+    std::size_t strips = 0, bytes = 0, stride = 0;
+    void share(std::size_t t, std::size_t tiles) const noexcept {
+#if defined(__GNUC__)
+        const std::size_t s0 = strips * t / tiles, s1 = strips * (t + 1) / tiles;
+        for (std::size_t s = s0; s < s1; ++s)
+            for (std::size_t b = 0; b < bytes; b += 64)
+                __builtin_prefetch(base + s * stride + b, 0, 2);
+#else
+        (void)t;
+        (void)tiles;
+#endif
+    }
+};
+
 // One row panel (MV batches, rows [i0, …) of C) against nc columns, for the terms [plo, phi)
 // of the sum that Ap and B hold (k slice pc): full tiles, then one narrower tile. A band
 // (columns numbered from the panel's first) narrows each tile's terms to those that reach one of
@@ -184,10 +204,14 @@ template <class T, std::size_t MV>
 void gemm_panel(std::size_t nc, std::size_t k, std::size_t pc, std::size_t plo, std::size_t phi,
                 const T* Ap, std::size_t lda, const T* B, std::size_t rs, std::size_t cs, T* C,
                 std::size_t ldc, std::size_t i0, std::size_t mlast, bool accumulate, gemm_band band,
-                const gemm_epilogue<T>* ep, bool prefetch_c) noexcept {
+                const gemm_epilogue<T>* ep, bool prefetch_c,
+                const panel_prefetch& next = {}) noexcept {
     constexpr std::size_t NR = gemm_nr<MV>;
+    const std::size_t tiles = (nc + NR - 1) / NR;
     auto tile = [&](std::size_t j, auto NRt) {
         constexpr std::size_t nr = decltype(NRt)::value;
+        if (next.strips != 0)
+            next.share(j / NR, tiles);
         if (band.rows_upto(i0 + 1, j + nr) <= i0)
             return;  // c_upper: no row of this panel is wanted by these columns
         const std::size_t first = band.k_first(k, j);
@@ -455,6 +479,30 @@ void gemm_few_rows(std::size_t n, std::size_t k, const T* A, std::size_t lda, bo
     }
 }
 
+// The source of the panel packed after the one that ends at row i_next of slice [plo, plo + kc):
+// the next rows of the slice up to the row block's end ic_end, else the block's first rows (ic)
+// in the next slice, which starts at next_lo (none past kb_last).
+template <class T>
+panel_prefetch next_panel(const T* A, std::size_t lda, bool transpose_a, std::size_t i_next,
+                          std::size_t ic_end, std::size_t plo, std::size_t kc, std::size_t ic,
+                          std::size_t next_lo, std::size_t kb_last) noexcept {
+    constexpr std::size_t KC = gemm_blocking<T>::KC, MR = gemm_blocking<T>::MR_max;
+    std::size_t i = i_next, lo = plo, cols = kc;
+    if (i_next >= ic_end) {
+        i = ic;
+        lo = next_lo;
+        cols = next_lo < kb_last ? (kb_last - next_lo < KC ? kb_last - next_lo : KC) : 0;
+    }
+    const std::size_t rows = ic_end - i < MR ? ic_end - i : MR;
+    if (cols == 0 || rows == 0)
+        return {};
+    if (transpose_a)  // X(i, p) = A[i·lda + p]: a strip per row of the panel
+        return {reinterpret_cast<const char*>(A + i * lda + lo), rows, cols * sizeof(T),
+                lda * sizeof(T)};
+    return {reinterpret_cast<const char*>(A + i + lo * lda), cols, rows * sizeof(T),
+            lda * sizeof(T)};
+}
+
 // The blocked driver: C (m, n) ←/+= X·Y with X = A (transpose_a: Aᵀ) of leading dimension lda,
 // Y(p, j) = B[p·brs + j·bcs]. Loop order: column block jc (B's block in L2), row block ic
 // (C's block in L2), k slice pc, row panel (A's packed panel in L1), register tile. A row
@@ -513,6 +561,9 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
     // place rather than from a packed copy (the panels of whole batches; a ragged last one is
     // still packed, zero-padded).
     const bool in_place = !transpose_a && m * k * sizeof(T) <= 16 * 1024;
+    // An A larger than L2 comes from L3 or memory at each pack (a weight matrix of baby or gpt2,
+    // read once per sequence): ask for the next panel's lines while the tiles run.
+    const bool prefetch_a = m * k * sizeof(T) > 1024 * 1024;
     for (std::size_t jc = 0, nc = 0; jc < n; jc += nc) {
         // The last block takes a remainder of up to NC/4 along: a block of 16 columns after 240
         // (baby's n = 256) would pack all of A again for a sixteenth of the work.
@@ -535,6 +586,10 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                     const std::size_t nv = gemm_tile_batches((mc - ir + W - 1) / W);
                     const std::size_t mb = mc - ir < nv * W ? mc - ir : nv * W;
                     const gemm_epilogue<T> ep = epilogue.at(i, jc);
+                    const panel_prefetch next =
+                        prefetch_a ? next_panel(A, lda, transpose_a, i + mb, ic + mc, plo, kc, ic,
+                                                pc + blk::KC, kb_last)
+                                   : panel_prefetch{};
                     with_constant<gemm_mv_max>(nv, [&](auto NV) {
                         const T* panel = Ap;
                         std::size_t panel_ld = NV() * W;
@@ -549,7 +604,7 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                         gemm_panel<T, NV()>(nc, k, pc, plo, plo + kc, panel, panel_ld,
                                             B + plo * brs + jc * bcs, brs, bcs, C + i + jc * ldc,
                                             ldc, i, mb - (NV() - 1) * W, accumulate, b,
-                                            epilogue.empty() ? nullptr : &ep, prefetch_c);
+                                            epilogue.empty() ? nullptr : &ep, prefetch_c, next);
                     });
                     ir += mb;
                 }
