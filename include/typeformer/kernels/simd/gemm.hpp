@@ -9,8 +9,8 @@
 // columns of C lives in registers while k runs; each step loads MV batches of a column of A and
 // broadcasts NR entries of B (B(p, j) = B[p·rs + j·cs], so Bᵀ is the same kernel with the
 // strides swapped). A is copied into a small stack panel (≤ 32 KiB, contiguous, zero-padded
-// rows) so the micro-kernel streams it linearly (an A of at most 16 KiB, already in L1, is read
-// in place where its panel is whole batches); for Aᵀ the copy is the transposition (W × W
+// rows) so the micro-kernel streams it linearly (an A of at most 256 KiB, which stays in cache,
+// is read in place where its panel is whole batches); for Aᵀ the copy is the transposition (W × W
 // blocks, in registers on AVX-512). With 32 registers rows are cut into tiles of 3 batches
 // that end in a 4- or 2-batch tile, never in a lone batch when m has more; a last batch of at
 // most W/4 rows runs without a tile (gemm_few_rows). The driver runs
@@ -557,10 +557,11 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
     // comes back to it on the next k slice: each tile asks for its lines before its k loop.
     // Below that the prefetches only cost issue slots (~2% at tiny's shapes).
     const bool prefetch_c = m * n * sizeof(T) > 256 * 1024;
-    // An A (not Aᵀ) of at most 16 KiB is in L1 after its first use: the tiles read its columns in
-    // place rather than from a packed copy (the panels of whole batches; a ragged last one is
-    // still packed, zero-padded).
-    const bool in_place = !transpose_a && m * k * sizeof(T) <= 16 * 1024;
+    // An A (not Aᵀ) of at most 256 KiB stays in L2 (or L1) after the panel's first tile: the
+    // tiles read its columns in place rather than from a packed copy (the panels of whole
+    // batches; a ragged last one is still packed, zero-padded). Copying costs more than the
+    // strided reads: tiny's products 4–8% faster than packed, small's forward pass 2–5%.
+    const bool in_place = !transpose_a && m * k * sizeof(T) <= 256 * 1024;
     // An A larger than L2 comes from L3 or memory at each pack (a weight matrix of baby or gpt2,
     // read once per sequence): ask for the next panel's lines while the tiles run.
     const bool prefetch_a = m * k * sizeof(T) > 1024 * 1024;
