@@ -560,7 +560,8 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
     // An A (not Aᵀ) of at most 256 KiB stays in L2 (or L1) after the panel's first tile: the
     // tiles read its columns in place rather than from a packed copy (the panels of whole
     // batches; a ragged last one is still packed, zero-padded). Copying costs more than the
-    // strided reads: tiny's products 4–8% faster than packed, small's forward pass 2–5%.
+    // strided reads: tiny's products 4–8% faster than packed, small's forward pass 2–5% (Zen 4;
+    // not yet timed on an AVX2 core, whose L2 is half as large).
     const bool in_place = !transpose_a && m * k * sizeof(T) <= 256 * 1024;
     // An A larger than L2 comes from L3 or memory at each pack (a weight matrix of baby or gpt2,
     // read once per sequence): ask for the next panel's lines while the tiles run.
