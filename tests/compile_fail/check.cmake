@@ -1,12 +1,19 @@
 # Runs one compile-fail case: cmake -P check.cmake with
 #   -DCASE=<path/to/case.cpp>   the program
-#   -DMODE=fail|compile         fail: must be rejected (the cases); compile: must compile (the control)
+#   -DMODE=fail|compile|pch     fail: must be rejected (the cases); compile: must compile (the
+#                               control); pch: precompile <typeformer/typeformer.hpp> into PCH with
+#                               the same command (CTest's fixture before the cases)
 #   -DCXX=<compiler>            the compiler: the library's (CMAKE_CXX_COMPILER), or clang++ for the
 #                               Clang pass (tests compile_fail_clang.<case>)
 #   -DFLAGS_FILE=<file>         written by CMakeLists.txt: TF_STD, TF_CXX_FLAGS, TF_DEFINES,
 #                               TF_OPTIONS, TF_INCLUDES, TF_IMPLICIT_INCLUDES, TF_SOURCE_DIR
 #   -DLOG_DIR=<dir>             where <case>.log (the diagnostic) and <case>.lines are written
 #   -DCXX_ID=<id>               GNU or Clang (the compiler's CMAKE_CXX_COMPILER_ID)
+#   -DPCH=<path>                optional: the precompiled umbrella header (GNU: a directory holding
+#                               typeformer/typeformer.hpp.gch; Clang: the .pch file)
+#   -DCASES_DIR=<dir>           MODE=pch: the cases' directory, where the header is precompiled
+#   -DCOMPARE_WITH=<dir>        optional: the diagnostic must equal <dir>/<case>.log (the PCH's
+#                               fidelity: this run without it, that one with it)
 #
 # A case passes when
 #   (a) compilation fails,
@@ -16,13 +23,21 @@
 #   (d) the diagnostic points at the line marked `// error here` (`<case>.cpp:<line>:`), so a
 #       case cannot pass by failing for an unrelated reason (a typo, a warning under -Werror),
 #   (e) the diagnostic has at most the case's `// max-lines: N` lines (measured with GCC 12: a
-#       header change that makes a message longer fails here first; docs/diagnostics.md).
+#       header change that makes a message longer fails here first; docs/diagnostics.md), and no
+#       case may allow more than 20.
 # With Clang (CXX_ID Clang) the same holds with the case's `// clang-expect:`,
 # `// clang-first-error:` and `// clang-max-lines:` lines where it has them (Clang words some
-# messages differently), else with the GCC lines and a budget of 25 lines. With another compiler
+# messages differently), else with the GCC lines and a budget of 20 lines. With another compiler
 # only (a) and (d) fail the test, and (b), (c), (e) are reported as warnings.
 # Entries are comma-separated literal substrings. The diagnostic's line count is printed and
 # recorded in <case>.lines. The control case (MODE=compile) must compile with the same command.
+#
+# The precompiled header changes only where the compilers say a header was included from: GCC
+# drops the last line of an include chain (`from <case>.cpp:<line>:`), Clang names the header by
+# its absolute path and the case's line 1. Those lines are put back as the compiler prints them
+# without it (`<case>.cpp:<line>` is the case's `#include <typeformer/typeformer.hpp>`), so the log
+# is what a user sees; CTest's compile_fail.pch_fidelity compiles cases without the PCH and
+# compares. A case whose first include is another header is compiled without the PCH.
 cmake_minimum_required(VERSION 3.25)
 
 foreach(_var CASE MODE CXX FLAGS_FILE LOG_DIR)
@@ -33,8 +48,65 @@ endforeach()
 include("${FLAGS_FILE}")
 
 get_filename_component(_dir "${CASE}" DIRECTORY)
+if(MODE STREQUAL "pch")
+    set(_dir "${CASES_DIR}")  # precompiled where the cases compile, so its paths print as theirs
+endif()
 get_filename_component(_file "${CASE}" NAME)
 get_filename_component(_name "${CASE}" NAME_WE)
+
+# ---- the library's compile command, syntax only, plain and unwrapped diagnostics ----
+set(_cmd "${CXX}" ${TF_STD})
+separate_arguments(_flags UNIX_COMMAND "${TF_CXX_FLAGS}")
+list(APPEND _cmd ${_flags})
+foreach(_def IN LISTS TF_DEFINES)
+    list(APPEND _cmd "-D${_def}")
+endforeach()
+# The scalar kernels: the backend changes nothing a diagnostic says (the shape checks stand before
+# the kernels), and leaving xsimd's headers out takes a third off each case's parse time.
+list(APPEND _cmd -DTYPEFORMER_FORCE_SCALAR=1)
+list(APPEND _cmd ${TF_OPTIONS})
+set(_includes "")
+list(REMOVE_DUPLICATES TF_INCLUDES)
+foreach(_inc IN LISTS TF_INCLUDES)
+    if(_inc STREQUAL "" OR _inc IN_LIST TF_IMPLICIT_INCLUDES)
+        continue()  # -I/usr/include would break libstdc++'s #include_next
+    endif()
+    cmake_path(IS_PREFIX TF_SOURCE_DIR "${_inc}" NORMALIZE _ours)
+    if(_ours)
+        # relative to the case, as docs/shape-errors.md shows paths: ../../include/typeformer/...
+        cmake_path(RELATIVE_PATH _inc BASE_DIRECTORY "${_dir}" OUTPUT_VARIABLE _rel)
+        list(APPEND _includes "-I${_rel}")
+    else()
+        list(APPEND _includes "-isystem" "${_inc}")
+    endif()
+endforeach()
+set(ENV{LC_ALL} C)  # ASCII quotes, stable text
+
+if(MODE STREQUAL "pch")
+    # CASE is the umbrella header. Not -Werror: both compilers warn about `#pragma once` in the
+    # file they precompile.
+    list(REMOVE_ITEM _cmd -Werror)
+    if(CXX_ID STREQUAL "GNU")
+        set(_pch_file "${PCH}/typeformer/typeformer.hpp.gch")  # found by #include <typeformer/...>
+    else()
+        set(_pch_file "${PCH}")
+    endif()
+    get_filename_component(_out_dir "${_pch_file}" DIRECTORY)
+    file(MAKE_DIRECTORY "${_out_dir}")
+    cmake_path(RELATIVE_PATH CASE BASE_DIRECTORY "${_dir}" OUTPUT_VARIABLE _header)
+    execute_process(
+        COMMAND ${_cmd} ${_includes} -x c++-header "${_header}" -o "${_pch_file}"
+        WORKING_DIRECTORY "${_dir}"
+        RESULT_VARIABLE _rc
+        OUTPUT_VARIABLE _out
+        ERROR_VARIABLE _out)
+    if(NOT _rc EQUAL 0)
+        list(JOIN _cmd " " _cmd_text)
+        message(FATAL_ERROR "precompiling ${CASE} failed:\n${_cmd_text}\n${_out}")
+    endif()
+    message(STATUS "precompiled ${CASE} into ${PCH}")
+    return()
+endif()
 
 # ---- the case's directives (read without list splitting: C++ is full of `;` and `[`) ----
 file(READ "${CASE}" _source)
@@ -62,54 +134,63 @@ if(CXX_ID STREQUAL "Clang")
         if(_clang)
             set(${_var} "${_clang}")
         elseif(_key STREQUAL "max-lines")
-            set(${_var} 25)
+            set(${_var} 20)
         endif()
     endforeach()
 endif()
-set(_error_line "")
-string(FIND "${_source}" "// error here" _at)
-if(NOT _at EQUAL -1)
-    string(SUBSTRING "${_source}" 0 ${_at} _before)
-    string(REGEX MATCHALL "\n" _nl "${_before}")
-    list(LENGTH _nl _error_line)  # the leading "\n" added above makes this 1-based
-endif()
+function(_tf_line_of marker out)  # the 1-based line of the first `marker` in the case, or ""
+    set(_line "")
+    string(FIND "${_source}" "${marker}" _at)
+    if(NOT _at EQUAL -1)
+        string(SUBSTRING "${_source}" 0 ${_at} _before)
+        string(REGEX MATCHALL "\n" _nl "${_before}")
+        list(LENGTH _nl _line)  # the leading "\n" added above makes this 1-based
+    endif()
+    set(${out} "${_line}" PARENT_SCOPE)
+endfunction()
+_tf_line_of("// error here" _error_line)
 if(MODE STREQUAL "fail" AND (NOT _expect OR NOT _first_error OR NOT _max_lines OR NOT _error_line))
     message(FATAL_ERROR "${_file}: a compile-fail case needs `// expect: ...`, `// first-error: ...` "
                         "and `// max-lines: ...` lines and one line marked `// error here`")
 endif()
 
-# ---- the library's compile command, syntax only, plain and unwrapped diagnostics ----
-set(_cmd "${CXX}" ${TF_STD})
-separate_arguments(_flags UNIX_COMMAND "${TF_CXX_FLAGS}")
-list(APPEND _cmd ${_flags})
-foreach(_def IN LISTS TF_DEFINES)
-    list(APPEND _cmd "-D${_def}")
-endforeach()
-# The scalar kernels: the backend changes nothing a diagnostic says (the shape checks stand before
-# the kernels), and leaving xsimd's headers out takes a third off each case's parse time.
-list(APPEND _cmd -DTYPEFORMER_FORCE_SCALAR=1)
-list(APPEND _cmd ${TF_OPTIONS})
-list(REMOVE_DUPLICATES TF_INCLUDES)
-foreach(_inc IN LISTS TF_INCLUDES)
-    if(_inc STREQUAL "" OR _inc IN_LIST TF_IMPLICIT_INCLUDES)
-        continue()  # -I/usr/include would break libstdc++'s #include_next
-    endif()
-    cmake_path(IS_PREFIX TF_SOURCE_DIR "${_inc}" NORMALIZE _ours)
-    if(_ours)
-        list(APPEND _cmd "-I${_inc}")
+# The precompiled umbrella, when it is the case's first include.
+_tf_line_of("\n#include <typeformer/typeformer.hpp>" _umbrella_line)
+_tf_line_of("\n#include" _first_include)
+set(_use_pch FALSE)
+if(DEFINED PCH AND NOT PCH STREQUAL "" AND _umbrella_line AND _umbrella_line EQUAL _first_include)
+    set(_use_pch TRUE)
+    math(EXPR _umbrella_line "${_umbrella_line} + 1")  # the marker starts with the "\n" before it
+    if(CXX_ID STREQUAL "GNU")
+        list(APPEND _cmd "-I${PCH}" -Winvalid-pch)
+    elseif(CXX_ID STREQUAL "Clang")
+        list(APPEND _cmd -include-pch "${PCH}")
     else()
-        list(APPEND _cmd "-isystem" "${_inc}")
+        set(_use_pch FALSE)
     endif()
-endforeach()
+endif()
+list(APPEND _cmd ${_includes})
 list(APPEND _cmd -fsyntax-only -fdiagnostics-color=never -fmessage-length=0 "${_file}")
 
-set(ENV{LC_ALL} C)  # ASCII quotes, stable text
 execute_process(
     COMMAND ${_cmd}
     WORKING_DIRECTORY "${_dir}"
     RESULT_VARIABLE _rc
     OUTPUT_VARIABLE _out
     ERROR_VARIABLE _out)
+
+if(_use_pch AND CXX_ID STREQUAL "GNU")
+    # `In file included from ../../include/typeformer/typeformer.hpp:18:` ends the chain at the
+    # umbrella; without the PCH it goes on: `...:18,` and `                 from <case>.cpp:<line>:`.
+    string(REGEX REPLACE
+        "(\n(In file included from|                 from) [^\n]*typeformer/typeformer\\.hpp:[0-9]+):\n"
+        "\\1,\n                 from ${_file}:${_umbrella_line}:\n" _out "\n${_out}")
+    string(SUBSTRING "${_out}" 1 -1 _out)
+elseif(_use_pch AND CXX_ID STREQUAL "Clang")
+    string(REPLACE "${_dir}/" "" _out "${_out}")
+    string(REPLACE "In file included from ${_file}:1:\n"
+                   "In file included from ${_file}:${_umbrella_line}:\n" _out "${_out}")
+endif()
 
 file(MAKE_DIRECTORY "${LOG_DIR}")
 file(WRITE "${LOG_DIR}/${_name}.log" "${_out}")
@@ -119,6 +200,16 @@ if(NOT _out STREQUAL "" AND NOT _out MATCHES "\n$")
     math(EXPR _count "${_count} + 1")
 endif()
 file(WRITE "${LOG_DIR}/${_name}.lines" "${_count}\n")
+if(DEFINED COMPARE_WITH AND NOT COMPARE_WITH STREQUAL "")
+    file(READ "${COMPARE_WITH}/${_name}.log" _other)
+    if(NOT _other STREQUAL _out)
+        message(FATAL_ERROR "${_file}: the diagnostic without the precompiled header is not the one "
+                            "logged with it (${COMPARE_WITH}/${_name}.log):\n---- without ----\n"
+                            "${_out}\n---- with (after check.cmake's restoring of the include lines) ----\n"
+                            "${_other}")
+    endif()
+    message(STATUS "${_file}: the same diagnostic with and without the precompiled header")
+endif()
 
 list(JOIN _cmd " " _cmd_text)
 if(MODE STREQUAL "compile")
@@ -164,6 +255,9 @@ endif()
 # (e)
 if(_max_lines AND _count GREATER _max_lines)
     string(APPEND _failures "  the diagnostic has ${_count} lines, more than the case's max-lines ${_max_lines}\n")
+endif()
+if(_max_lines GREATER 20)
+    string(APPEND _failures "  the case allows ${_max_lines} lines: no diagnostic may take more than 20\n")
 endif()
 
 if(_failures AND DEFINED CXX_ID AND NOT CXX_ID STREQUAL "" AND NOT CXX_ID STREQUAL "GNU" AND

@@ -67,12 +67,15 @@ struct config_traits {
         else
             return L;
     }();
-    using d_f = typeformer::d_f<[] {
+    // (a named constant, not a lambda in the template argument: Clang 14 crashes reading that
+    // back from a precompiled header, and tests/compile_fail precompiles this one)
+    static constexpr std::size_t d_f_size = [] {
         if constexpr (requires { cfg::d_f; })
             return static_cast<std::size_t>(cfg::d_f);
         else
             return static_cast<std::size_t>(cfg::d_e);
-    }()>;
+    }();
+    using d_f = typeformer::d_f<d_f_size>;
 
     static constexpr norm_kind norm = [] {
         if constexpr (requires { cfg::norm; })
