@@ -91,8 +91,20 @@ struct Algorithm_12_ETraining;
 struct Algorithm_13_DTraining;
 struct Algorithm_14_DInference;
 struct Algorithm_15_EDInference;
-struct kv_cache;
 struct fill_mask;
+// the KV cache (infer/kv_cache.hpp)
+struct try_append;
+struct append;
+struct try_prefill;
+struct prefill;
+struct try_encode;
+struct probabilities;
+// int8 models (models/quantized.hpp)
+struct q8;
+struct quantize;
+struct dequantize;
+// weights files and headers (io/)
+struct export_header;
 }  // namespace in
 
 // The roles of the operands, each with what it has: X_rows<d_f<12>> reads "X has d_f<12> rows".
@@ -214,6 +226,8 @@ template <class Model>
 struct training_state_of;
 template <class Model>
 struct Z_of;  // an encoded context Z, typed by the EDTransformer that made it
+template <class Model>
+struct q8_of;  // the int8 form of a model (quantized<Model>)
 // A sequence's vocabulary and the model's: typed tokens carry their N_V.
 template <class Vocabulary>
 struct tokens_of;
@@ -222,6 +236,13 @@ struct model_N_V;
 // The first dimension in which two models differ (when the architecture is the same).
 template <class Given, class Expected>
 struct first_difference;
+
+// An argument of a kind the algorithm does not take, and what it takes there: fill_mask needs
+// an ETransformer (model<DTransformer<float, cfg>>, needed<ETransformer<float, cfg>>), EDInference
+// the tokens z, not an encoded Z (Z_of<...>, needed<tokens_of<N_V<32>>>), a KV cache a decoder
+// (needed<DTransformer<...>, EDTransformer<...>>).
+template <class... What>
+struct needed;
 
 // The call's arguments fit none of the function's forms (their number or kind): what was given.
 template <class... Given>

@@ -3,6 +3,7 @@
 // (d_z, l_z). d_x = d_z = 8 here, so a size check passes; the meaning is wrong.
 // Fix: forward(attn, X, Z, mask, V_tilde, cache) with Z the context.
 // gallery: 9
+// covers: nn::forward[Attention](Z p)
 // expect: in::Algorithm_4_attention
 // first-error: Z_rows<typeformer::d_x<8>, W_k_cols<typeformer::d_z<8>
 // max-lines: 9

@@ -5,8 +5,11 @@
 #include <typeformer/typeformer.hpp>
 
 #include <span>
+#include <utility>
 #include <vector>
 
+#include <typeformer/io.hpp>
+#include <typeformer/models/quantized.hpp>
 #include <typeformer/tokenize/byte.hpp>
 
 using namespace typeformer;
@@ -140,4 +143,21 @@ void models(gpt& model, gpt& grads, std::span<const token> x, adam_state<gpt>& s
     (void)forward(bert, x);
     matmul(model.layers[0].attn.W_q, X, Q);
     (void)P, (void)y, (void)Pb, (void)Pz, (void)x_hat;
+}
+
+// inference and training with the architecture each algorithm takes, and the arguments' kinds
+using translator_model = EDTransformer<float, translator>;
+void algorithms(const gpt& model, kv_cache<gpt>& cache, vec<float, N_V<64>>& P,
+                const ETransformer<float, tiny>& bert, inference_workspace<ETransformer<float, tiny>>& ws,
+                translator_model& ed, kv_cache<translator_model>& ed_cache,
+                training_state<translator_model>& ed_st, rng& gen, q8<gpt>& q) {
+    probabilities(cache, P);                      // P over the model's N_V
+    auto top = fill_mask(bert, std::vector<token>{1, mask_token<64>, 2}, 3, ws);  // an ETransformer
+    const std::vector<token> z = {1, 2, 3};
+    auto x_hat = EDInference(ed, ed_cache, z, {}, gen);  // the tokens z
+    const std::vector<std::pair<std::vector<token>, std::vector<token>>> pairs = {{z, z}};
+    EDTraining(ed, pairs, {}, ed_st);  // pairs of the model's vocabulary
+    quantize(model, q);                // a float DTransformer into its int8 form
+    io::export_header(model, "control_unused.hpp", "control");  // the float model
+    (void)top, (void)x_hat;
 }

@@ -2,6 +2,7 @@
 // training_state<Model> holds the model-typed gradient, Adam's moments and a training workspace; a
 // BERT (ETransformer) needs its own.
 // Fix: training_state<ETransformer<float, tiny>>.
+// covers: ETraining(st model)
 // expect: in::Algorithm_12_ETraining
 // first-error: training_state_of<typeformer::DTransformer<float, tiny>, model<typeformer::ETransformer<float, tiny>
 // max-lines: 9

@@ -4,6 +4,7 @@
 // with K (d_attn, l_z).
 // Fix: matmul(transpose(K), Q, S).
 // gallery: 4
+// covers: matmul(a b)
 // expect: in::matmul
 // first-error: A_cols<typeformer::d_mid<64>, B_rows<typeformer::d_attn<64>
 // max-lines: 9

@@ -3,6 +3,7 @@
 // embeddings (d_e, l_x) with d_e = 12 ≠ d_x = 8: the inner dimensions of the product differ.
 // Fix: project X to d_x first, or build W_q as (d_attn, d_e) if X really is the input.
 // gallery: 3
+// covers: matmul(a b)
 // expect: in::matmul
 // first-error: A_cols<typeformer::d_x<8>, B_rows<typeformer::d_e<12>
 // max-lines: 9

@@ -115,4 +115,38 @@ TEST(KVCache, BadTokensAndPromptsChangeNothing) {
     EXPECT_THROW(tf::prefill(*m, *cache, bad), std::invalid_argument);
 }
 
+// probabilities(cache, P): the newest position's softmax(logits) into a vec over N_V (a view too),
+// against a softmax written out here in long double.
+template <class Model>
+void expect_probabilities_are_softmax_of_logits(std::uint64_t seed) {
+    using T = typename Model::value_type;
+    constexpr std::size_t NV = Model::N_V::size;
+    auto m = random_model<Model>(seed);
+    auto cache = std::make_unique<tf::kv_cache<Model>>();
+    const auto x = random_tokens(4, NV, seed + 1);
+    ASSERT_EQ(tf::try_prefill(*m, *cache, x), tf::status::ok);
+    const auto l = tf::logits(*cache);
+    long double top = l[0], sum = 0;
+    for (std::size_t i = 1; i < NV; ++i)
+        top = std::max<long double>(top, l[i]);
+    for (std::size_t i = 0; i < NV; ++i)
+        sum += std::exp(static_cast<long double>(l[i]) - top);
+    tf::vec<T, typename Model::N_V> P{};
+    tf::vec<T, typename Model::N_V> P_view{};
+    tf::probabilities(*cache, P);
+    tf::probabilities(*cache, P_view.view());
+    for (std::size_t i = 0; i < NV; ++i) {
+        const double ref =
+            static_cast<double>(std::exp(static_cast<long double>(l[i]) - top) / sum);
+        EXPECT_TRUE(close(P[i], ref, tol<T>, tol<T>)) << "id " << i;
+        EXPECT_EQ(P_view[i], P[i]);
+    }
+}
+
+TEST(KVCache, ProbabilitiesAreTheSoftmaxOfTheNewestLogits) {
+    expect_probabilities_are_softmax_of_logits<tf::DTransformer<double, cfg_plain>>(51);
+    expect_probabilities_are_softmax_of_logits<tf::DTransformer<float, cfg_variants>>(52);
+    expect_probabilities_are_softmax_of_logits<tf::DTransformer<float, cfg_plain>>(53);
+}
+
 }  // namespace

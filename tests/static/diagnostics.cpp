@@ -5,8 +5,10 @@
 // Passes by compiling.
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include <typeformer/models/quantized.hpp>
 #include <typeformer/tokenize/byte.hpp>
 #include <typeformer/typeformer.hpp>
 
@@ -221,5 +223,46 @@ static_assert(
         decltype(forward(ref<const ed>(), ref<const encoded_context<ed_wide>>(), ref<span_t>(),
                          ref<inference_workspace<ed>>())),
         shape_error<in::forward, Z_of<ed_wide>, model<ed>, first_difference<d_e<32>, d_e<16>>>>);
+
+// ---- an algorithm of another architecture, an argument of another kind (needed<...>) ----
+static_assert(std::is_same_v<decltype(fill_mask(ref<const gpt>(), ref<span_t>(), std::size_t{3},
+                                                ref<inference_workspace<gpt>>())),
+                             shape_error<in::fill_mask, model<gpt>, needed<bert>>>);
+static_assert(std::is_same_v<decltype(DInference(ref<const bert>(), ref<kv_cache<gpt>>(),
+                                                 ref<span_t>(), std::size_t{4}, {}, ref<rng>())),
+                             shape_error<in::Algorithm_14_DInference, model<bert>, needed<gpt>>>);
+static_assert(std::is_same_v<
+              decltype(EDInference(ref<const ed>(), ref<kv_cache<ed>>(),
+                                   ref<const encoded_context<ed>>(), {}, ref<rng>())),
+              shape_error<in::Algorithm_15_EDInference, Z_of<ed>, needed<tokens_of<N_V<32>>>>>);
+static_assert(std::is_same_v<decltype(quantize(ref<const bert>(), ref<q8<gpt>>())),
+                             shape_error<in::quantize, model<bert>, needed<gpt>>>);
+static_assert(std::is_same_v<q8<gpt>, quantized<gpt>>);
+static_assert(!std::is_same_v<q8<bert>, quantized<bert>>);  // the error's carrier (quantized.hpp)
+
+// ---- probabilities(cache, P): P over the model's N_V (it used to take any P) ----
+template <class C, class P>
+concept can_probabilities = requires(const C& c, P& p) {
+    probabilities(c, p);
+};
+static_assert(can_probabilities<kv_cache<gpt>, vec<float, N_V<64>>>);
+static_assert(can_probabilities<kv_cache<gpt>, vec_view<float, N_V<64>>>);
+static_assert(!can_probabilities<kv_cache<gpt>, vec<float, N_V<63>>>);
+static_assert(!can_probabilities<kv_cache<gpt>, vec<double, N_V<64>>>);
+static_assert(!can_probabilities<kv_cache<gpt>, const vec<float, N_V<64>>>);
+static_assert(
+    std::is_same_v<decltype(probabilities(ref<const kv_cache<gpt>>(), ref<vec<float, N_V<256>>>())),
+                   shape_error<in::probabilities, P_rows<N_V<256>>, logits_rows<N_V<64>>>>);
+
+// ---- EDTraining checks its pairs' vocabulary as DTraining checks its sequences' ----
+static_assert(std::is_same_v<
+              decltype(EDTraining(ref<ed>(),
+                                  ref<const std::vector<std::pair<byte_tokens, byte_tokens>>>(), {},
+                                  ref<training_state<ed>>())),
+              shape_error<in::Algorithm_11_EDTraining, tokens_of<N_V<259>>, model_N_V<N_V<32>>>>);
+static_assert(pair_dataset<std::vector<std::pair<std::vector<token>, std::vector<token>>>, ed>);
+static_assert(pair_dataset<std::vector<std::pair<token_span<N_V<32>>, span_t>>, ed>);
+static_assert(!pair_dataset<std::vector<std::pair<byte_tokens, span_t>>, ed>);
+static_assert(!pair_dataset<std::vector<std::pair<span_t, byte_tokens>>, ed>);
 
 }  // namespace

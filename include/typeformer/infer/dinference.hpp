@@ -177,8 +177,9 @@ template <class Model, class Cache, class X, class... A>
         !detail::try_DInference_accepts<const Model&, Cache, X, std::size_t, const sampling&, A...>)
 auto try_DInference(const Model& model, Cache&& cache, X&& x, std::size_t l_gen,
                     const sampling& opt, A&&... args)
-    -> decltype(detail::shape_error_of<in::Algorithm_14_DInference>(
-        detail::model_call_error<Model, Cache, X, A...>()));
+    -> decltype(detail::shape_error_of<in::Algorithm_14_DInference>(detail::first_error(
+        detail::check_architecture<DTransformer, Model>(), detail::check_tokens<Model, X>(),
+        detail::model_call_error<Model, Cache, X, A...>())));
 #if TYPEFORMER_HAS_EXCEPTIONS
 namespace detail {
 template <class... A>
@@ -192,8 +193,9 @@ template <class Model, class Cache, class X, class... A>
         !detail::DInference_accepts<const Model&, Cache, X, std::size_t, const sampling&, A...>)
 auto DInference(const Model& model, Cache&& cache, X&& x, std::size_t l_gen, const sampling& opt,
                 A&&... args)
-    -> decltype(detail::shape_error_of<in::Algorithm_14_DInference>(
-        detail::model_call_error<Model, Cache, X, A...>()));
+    -> decltype(detail::shape_error_of<in::Algorithm_14_DInference>(detail::first_error(
+        detail::check_architecture<DTransformer, Model>(), detail::check_tokens<Model, X>(),
+        detail::model_call_error<Model, Cache, X, A...>())));
 #endif
 
 }  // namespace typeformer

@@ -96,8 +96,9 @@ template <class Model, class Cache, class Z, class... A>
     requires(detail::architecture<Model> &&
              !detail::try_EDInference_accepts<const Model&, Cache, Z, const sampling&, A...>)
 auto try_EDInference(const Model& model, Cache&& cache, Z&& z, const sampling& opt, A&&... args)
-    -> decltype(detail::shape_error_of<in::Algorithm_15_EDInference>(
-        detail::model_call_error<Model, Cache, Z, A...>()));
+    -> decltype(detail::shape_error_of<in::Algorithm_15_EDInference>(detail::first_error(
+        detail::check_architecture<EDTransformer, Model>(), detail::check_tokens<Model, Z>(),
+        detail::model_call_error<Model, Cache, Z, A...>())));
 #if TYPEFORMER_HAS_EXCEPTIONS
 namespace detail {
 template <class... A>
@@ -109,8 +110,9 @@ template <class Model, class Cache, class Z, class... A>
     requires(detail::architecture<Model> &&
              !detail::EDInference_accepts<const Model&, Cache, Z, const sampling&, A...>)
 auto EDInference(const Model& model, Cache&& cache, Z&& z, const sampling& opt, A&&... args)
-    -> decltype(detail::shape_error_of<in::Algorithm_15_EDInference>(
-        detail::model_call_error<Model, Cache, Z, A...>()));
+    -> decltype(detail::shape_error_of<in::Algorithm_15_EDInference>(detail::first_error(
+        detail::check_architecture<EDTransformer, Model>(), detail::check_tokens<Model, Z>(),
+        detail::model_call_error<Model, Cache, Z, A...>())));
 #endif
 
 }  // namespace typeformer

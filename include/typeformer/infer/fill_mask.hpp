@@ -109,7 +109,9 @@ concept try_fill_mask_accepts = requires(A&&... a) {
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::try_fill_mask_accepts<const Model&, A...>)
 auto try_fill_mask(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::fill_mask>(detail::model_call_error<Model, A...>()));
+    -> decltype(detail::shape_error_of<in::fill_mask>(
+        detail::first_error(detail::check_architecture<ETransformer, Model>(),
+                            detail::model_call_error<Model, A...>())));
 #if TYPEFORMER_HAS_EXCEPTIONS
 namespace detail {
 template <class... A>
@@ -119,8 +121,9 @@ concept fill_mask_accepts = requires(A&&... a) {
 }  // namespace detail
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::fill_mask_accepts<const Model&, A...>)
-auto fill_mask(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::fill_mask>(detail::model_call_error<Model, A...>()));
+auto fill_mask(const Model& model, A&&... args) -> decltype(detail::shape_error_of<in::fill_mask>(
+    detail::first_error(detail::check_architecture<ETransformer, Model>(),
+                        detail::model_call_error<Model, A...>())));
 #endif
 
 }  // namespace typeformer

@@ -394,15 +394,26 @@ status try_prefill(const Model& m, kv_cache<Model>& c, tokens_for<Model> prompt)
 }  // namespace typed
 
 // The newest position's logits W_u X̃[:, t] (N_V), valid until the cache's next step.
-template <class Cache>
-auto logits(const Cache& c) noexcept {
+template <class Model>
+auto logits(const kv_cache<Model>& c) noexcept {
     return c.logits.col(0);
 }
 
+// What probabilities(c, P) writes into: a vector over the model's N_V, of its scalar type.
+template <class PV, class Cache>
+concept probabilities_operand =
+    vector<std::remove_cvref_t<PV>> && std::is_same_v < typename std::remove_cvref_t<PV>::dim_type,
+typename decltype(Cache::logits)::rows_dim >
+    &&same_value_type<kernels::detail::value_of<PV>, typename Cache::value_type>&&
+        writable<kernels::detail::element_of<std::remove_reference_t<PV>>>;
+
+inline namespace typed {
+
 // P[:, t] = softmax(logits) of the newest position into P (N_V).
-template <class Cache, class PV>
-void probabilities(const Cache& c, PV&& P) noexcept {
-    using T = typename Cache::value_type;
+template <class Model, class PV>
+    requires probabilities_operand<PV, kv_cache<Model>>
+void probabilities(const kv_cache<Model>& c, PV&& P) noexcept {
+    using T = typename kv_cache<Model>::value_type;
     const auto l = logits(c);
     T m = l[0];
     for (std::size_t i = 1; i < l.size(); ++i)
@@ -413,6 +424,8 @@ void probabilities(const Cache& c, PV&& P) noexcept {
     for (std::size_t i = 0; i < l.size(); ++i)
         P[i] /= sum;
 }
+
+}  // namespace typed
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 // Host forms: throw std::invalid_argument with the status's sentence.
@@ -461,7 +474,7 @@ concept try_append_accepts = requires(A&&... a) {
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::try_append_accepts<const Model&, A...>)
 auto try_append(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+    -> decltype(detail::shape_error_of<in::try_append>(detail::model_call_error<Model, A...>()));
 namespace detail {
 template <class... A>
 concept try_prefill_accepts = requires(A&&... a) {
@@ -471,7 +484,7 @@ concept try_prefill_accepts = requires(A&&... a) {
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::try_prefill_accepts<const Model&, A...>)
 auto try_prefill(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+    -> decltype(detail::shape_error_of<in::try_prefill>(detail::model_call_error<Model, A...>()));
 namespace detail {
 template <class... A>
 concept try_encode_accepts = requires(A&&... a) {
@@ -481,7 +494,7 @@ concept try_encode_accepts = requires(A&&... a) {
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::try_encode_accepts<const Model&, A...>)
 auto try_encode(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+    -> decltype(detail::shape_error_of<in::try_encode>(detail::model_call_error<Model, A...>()));
 namespace detail {
 // encode: also models/forward.hpp's encode(model, z, ws), declared before this
 template <class... A>
@@ -492,7 +505,7 @@ concept encode_accepts = requires(A&&... a) {
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::encode_accepts<const Model&, A...>)
 auto encode(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+    -> decltype(detail::shape_error_of<in::encode>(detail::model_call_error<Model, A...>()));
 #if TYPEFORMER_HAS_EXCEPTIONS
 namespace detail {
 template <class... A>
@@ -503,7 +516,7 @@ concept append_accepts = requires(A&&... a) {
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::append_accepts<const Model&, A...>)
 auto append(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+    -> decltype(detail::shape_error_of<in::append>(detail::model_call_error<Model, A...>()));
 #endif
 #if TYPEFORMER_HAS_EXCEPTIONS
 namespace detail {
@@ -515,7 +528,24 @@ concept prefill_accepts = requires(A&&... a) {
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::prefill_accepts<const Model&, A...>)
 auto prefill(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::kv_cache>(detail::model_call_error<Model, A...>()));
+    -> decltype(detail::shape_error_of<in::prefill>(detail::model_call_error<Model, A...>()));
 #endif
+// probabilities(c, P): P a vector over the model's N_V, written.
+namespace detail {
+template <class Cache, class PV>
+constexpr auto probabilities_error() {
+    using N_V = typename decltype(Cache::logits)::rows_dim;
+    return or_arguments<PV>(first_error(check_vector<role::P, PV>(),
+                                        check_rows<role::P, PV, N_V, logits_rows<N_V>>(),
+                                        check_scalar<role::P, PV, typename Cache::value_type,
+                                                     logits_scalar<typename Cache::value_type>>(),
+                                        check_writable<role::P, PV>()));
+}
+}  // namespace detail
+template <class Model, class PV>
+    requires(!probabilities_operand<PV, kv_cache<Model>>)
+auto probabilities(const kv_cache<Model>& c, PV&& P) noexcept
+    -> decltype(detail::shape_error_of<in::probabilities>(
+        detail::probabilities_error<kv_cache<Model>, PV>()));
 
 }  // namespace typeformer

@@ -52,6 +52,7 @@ std::string exact_literal(T v) {
 }  // namespace detail
 
 template <class Model>
+    requires(!requires { typename Model::float_model; })  // an int8 model: below
 void export_header(const Model& model, const std::filesystem::path& path, std::string_view name) {
     using T = typename Model::value_type;
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
@@ -83,5 +84,16 @@ void export_header(const Model& model, const std::filesystem::path& path, std::s
     if (std::fclose(f) != 0 || !ok)
         throw std::runtime_error("export_header: cannot write " + path.string());
 }
+
+// An int8 model (q8<Model>): the header holds float or double weights, so export the float
+// model and quantize it where it is used (quantize is constexpr: docs/quantization.md).
+template <class Model>
+    requires requires {
+        typename Model::float_model;
+    }
+auto export_header(const Model& model, const std::filesystem::path& path, std::string_view name)
+    -> decltype(typeformer::detail::shape_error_of<in::export_header>(
+        typeformer::detail::what<q8_of<typename Model::float_model>,
+                                 needed<typename Model::float_model>>{}));
 
 }  // namespace typeformer::io

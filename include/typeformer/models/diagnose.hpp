@@ -12,6 +12,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include "../shape_error.hpp"
 
@@ -114,6 +115,12 @@ constexpr auto check_vocabulary() {
                          }) {
         return first_error(check_vocabulary<M, typename bare_t<X>::first_type>(),
                            check_vocabulary<M, typename bare_t<X>::second_type>());  // (z, x)
+    } else if constexpr (requires(const bare_t<X>& p) {
+                             p.z;
+                             p.x;
+                         }) {
+        return first_error(check_vocabulary<M, decltype(std::declval<const bare_t<X>&>().z)>(),
+                           check_vocabulary<M, decltype(std::declval<const bare_t<X>&>().x)>());
     } else if constexpr (requires { typename bare_t<X>::value_type; }) {
         using E = typename bare_t<X>::value_type;  // a dataset's sequences
         if constexpr (std::is_same_v<bare_t<E>, bare_t<X>>)
@@ -123,6 +130,42 @@ constexpr auto check_vocabulary() {
     } else {
         return what<>{};
     }
+}
+
+// An algorithm of one architecture (Arch: DTransformer, ETransformer, EDTransformer) given a
+// model of another: the model, and the model of the same config that it takes. (An int8 model is
+// its float model's architecture.)
+template <template <class, class> class Arch, class M>
+struct architecture_check {
+    using what = detail::what<model<M>>;
+};
+template <template <class, class> class Arch, template <class, class> class Given, class T,
+          class cfg>
+struct architecture_check<Arch, Given<T, cfg>> {
+    using what = detail::what<model<Given<T, cfg>>, needed<Arch<T, cfg>>>;
+};
+template <template <class, class> class Arch, class T, class cfg>
+struct architecture_check<Arch, Arch<T, cfg>> {
+    using what = detail::what<>;
+};
+template <template <class, class> class Arch, class M>
+constexpr auto check_architecture() {
+    if constexpr (requires { typename M::float_model; })
+        return typename architecture_check<Arch, typename M::float_model>::what{};
+    else
+        return typename architecture_check<Arch, M>::what{};
+}
+
+// X, passed where the tokens of a sequence go, is not something of a model's (an encoded
+// context Z where EDInference takes the tokens z, a workspace or cache out of order).
+template <class M, class X>
+constexpr auto check_tokens() {
+    using B = belongs_to<bare_t<X>>;
+    if constexpr (requires { typename B::model; })
+        return what<typename B::template role<typename B::model>,
+                    needed<tokens_of<typename M::traits::N_V>>>{};
+    else
+        return what<>{};
 }
 
 // The call f(model, args...) fits no form of f: the first argument of another model or vocabulary,

@@ -30,6 +30,7 @@
 #include "../nn/mlp.hpp"
 #include "../tensor.hpp"
 #include "../token.hpp"
+#include "diagnose.hpp"
 #include "dtransformer.hpp"
 
 namespace typeformer {
@@ -86,8 +87,34 @@ void forward(const q8_mlp<Mlp>& p, const Xt& X, Yt&& Y, Cache& c) noexcept {
 template <class Model>
 struct quantized;  // the int8 form of a float model; only DTransformer<float, cfg> so far
 
+namespace detail {
+// What naming the int8 form of a model without one reports (shape_error.hpp): the model, and the
+// one that has an int8 form.
 template <class Model>
-using q8 = quantized<Model>;
+struct int8_form {
+    using what = detail::what<model<Model>>;
+};
+template <template <class, class> class Architecture, class T, class cfg>
+struct int8_form<Architecture<T, cfg>> {
+    using what = detail::what<model<Architecture<T, cfg>>, needed<DTransformer<float, cfg>>>;
+};
+// q8<Model>: quantized<Model>, or a type whose definition is that error, so that
+// `q8<ETransformer<float, cfg>> q;` says it (an alias of the incomplete shape_error itself would
+// print as q8<ETransformer<...>> only).
+template <class Model>
+struct q8_type {
+    struct type {
+        static_assert(sizeof(decltype(shape_error_of<in::q8>(typename int8_form<Model>::what{}))));
+    };
+};
+template <model_config cfg>
+struct q8_type<DTransformer<float, cfg>> {
+    using type = quantized<DTransformer<float, cfg>>;
+};
+}  // namespace detail
+
+template <class Model>
+using q8 = typename detail::q8_type<Model>::type;
 
 template <model_config cfg>
 struct quantized<DTransformer<float, cfg>> {
@@ -206,6 +233,8 @@ constexpr void convert_model(const From& a, To& b) noexcept {
 
 }  // namespace detail
 
+inline namespace typed {
+
 // q ← the int8 form of m.
 template <class cfg>
 constexpr void quantize(const DTransformer<float, cfg>& m,
@@ -219,5 +248,42 @@ constexpr void dequantize(const quantized<DTransformer<float, cfg>>& q,
                           DTransformer<float, cfg>& m) noexcept {
     detail::convert_model(q, m);
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: the model without an int8 form, or the two models ----
+
+namespace detail {
+template <class Model>
+struct belongs_to<quantized<Model>> {  // an int8 model given where its float model is meant
+    using model = Model;
+    template <class M>
+    using role = q8_of<M>;
+};
+// quantize(m, q): m a float DTransformer (else: the model that has an int8 form), q its int8 form.
+template <class M, class... A>
+constexpr auto quantize_error() {
+    if constexpr (std::is_same_v<typename q8_type<M>::type, quantized<M>>)
+        return model_call_error<M, A...>();
+    else
+        return typename int8_form<M>::what{};
+}
+template <class... A>
+concept quantize_accepts = requires(A&&... a) {
+    typed::quantize(static_cast<A&&>(a)...);
+};
+template <class... A>
+concept dequantize_accepts = requires(A&&... a) {
+    typed::dequantize(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+template <class Model, class... A>
+    requires(detail::architecture<Model> && !detail::quantize_accepts<const Model&, A...>)
+auto quantize(const Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::quantize>(detail::quantize_error<Model, A...>()));
+template <class Q, class... A>
+    requires(detail::architecture<Q> && !detail::dequantize_accepts<const Q&, A...>)
+auto dequantize(const Q& q, A&&... args)
+    -> decltype(detail::shape_error_of<in::dequantize>(detail::model_call_error<Q, A...>()));
 
 }  // namespace typeformer

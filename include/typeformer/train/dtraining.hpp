@@ -57,6 +57,7 @@ template <class Model, class Data, class... A>
              !detail::DTraining_accepts<Model&, const Data&, const training_options&, A...>)
 auto DTraining(Model& model, const Data& data, const training_options& opt, A&&... args)
     -> decltype(detail::shape_error_of<in::Algorithm_13_DTraining>(
-        detail::model_call_error<Model, const Data&, A...>()));
+        detail::first_error(detail::check_architecture<DTransformer, Model>(),
+                            detail::model_call_error<Model, const Data&, A...>())));
 
 }  // namespace typeformer

@@ -15,40 +15,51 @@
 namespace typeformer {
 
 namespace detail {
+// A pair's context z and primary x, as the dataset holds them (typed tokens keep their type).
 template <class Pair>
-std::span<const token> context_of(const Pair& p) noexcept {
+constexpr const auto& context_of(const Pair& p) noexcept {
     if constexpr (requires { p.z; })
-        return std::span<const token>(p.z);
+        return p.z;
     else
-        return std::span<const token>(p.first);
+        return p.first;
 }
 template <class Pair>
-std::span<const token> primary_of(const Pair& p) noexcept {
+constexpr const auto& primary_of(const Pair& p) noexcept {
     if constexpr (requires { p.x; })
-        return std::span<const token>(p.x);
+        return p.x;
     else
-        return std::span<const token>(p.second);
+        return p.second;
 }
 }  // namespace detail
+
+// A dataset of Algorithm 11: pairs whose z and x convert to the model's input (untyped ids, or
+// ids typed with the model's N_V), as sequence_dataset asks of Algorithms 12 and 13.
+template <class Dataset, class Model>
+concept pair_dataset = requires(const Dataset& data, std::size_t n) {
+    { detail::context_of(data[n]) } -> std::convertible_to<tokens_for<Model>>;
+    { detail::primary_of(data[n]) } -> std::convertible_to<tokens_for<Model>>;
+    std::size(data);
+};
 
 inline namespace typed {
 
 template <class T, class cfg, std::size_t Threads, class Dataset,
           class Observer = detail::no_observer>
-status EDTraining(EDTransformer<T, cfg>& model, const Dataset& data, const training_options& opt,
-                  training_state<EDTransformer<T, cfg>, Threads>& st, Observer&& observer = {}) {
-    using model_type = EDTransformer<T, cfg>;
-    auto gradient = [&](std::size_t n, std::size_t b, const worker_buffers<model_type>& w, T& loss,
-                        std::size_t& tokens) {
-        (void)b;
-        const auto z = detail::context_of(data[n]);
-        const auto x = detail::primary_of(data[n]);  // 3: ℓ ← length(x_n)
-        tokens = x.empty() ? 0 : x.size() - 1;
-        // 4: P_θ ← EDTransformer(z_n, x_n | θ);  5: loss(θ) = −Σ_{t=1}^{ℓ−1} log P_θ[x_n[t+1], t]
-        return try_loss_and_grad(model, z, x, w.grads, w.ws, loss);
-    };
-    return detail::train_loop(model, std::size(data), gradient, opt, st, observer);
-}
+    requires pair_dataset<Dataset, EDTransformer<T, cfg>> status
+    EDTraining(EDTransformer<T, cfg>& model, const Dataset& data, const training_options& opt,
+               training_state<EDTransformer<T, cfg>, Threads>& st, Observer&& observer = {}) {
+        using model_type = EDTransformer<T, cfg>;
+        auto gradient = [&](std::size_t n, std::size_t b, const worker_buffers<model_type>& w,
+                            T& loss, std::size_t& tokens) {
+            (void)b;
+            const tokens_for<model_type> z = detail::context_of(data[n]);
+            const tokens_for<model_type> x = detail::primary_of(data[n]);  // 3: ℓ ← length(x_n)
+            tokens = x.empty() ? 0 : x.size() - 1;
+            // 4: P_θ ← EDTransformer(z_n, x_n | θ);  5: loss(θ) = −Σ_{t=1}^{ℓ−1} log P_θ[x_n[t+1], t]
+            return try_loss_and_grad(model, z, x, w.grads, w.ws, loss);
+        };
+        return detail::train_loop(model, std::size(data), gradient, opt, st, observer);
+    }
 
 }  // namespace typed
 
@@ -66,6 +77,7 @@ template <class Model, class Data, class... A>
              !detail::EDTraining_accepts<Model&, const Data&, const training_options&, A...>)
 auto EDTraining(Model& model, const Data& data, const training_options& opt, A&&... args)
     -> decltype(detail::shape_error_of<in::Algorithm_11_EDTraining>(
-        detail::model_call_error<Model, const Data&, A...>()));
+        detail::first_error(detail::check_architecture<EDTransformer, Model>(),
+                            detail::model_call_error<Model, const Data&, A...>())));
 
 }  // namespace typeformer

@@ -93,6 +93,7 @@ template <class Model, class Data, class... A>
              !detail::ETraining_accepts<Model&, const Data&, const training_options&, A...>)
 auto ETraining(Model& model, const Data& data, const training_options& opt, A&&... args)
     -> decltype(detail::shape_error_of<in::Algorithm_12_ETraining>(
-        detail::model_call_error<Model, const Data&, A...>()));
+        detail::first_error(detail::check_architecture<ETransformer, Model>(),
+                            detail::model_call_error<Model, const Data&, A...>())));
 
 }  // namespace typeformer
