@@ -16,13 +16,14 @@ endif()
 
 execute_process(COMMAND ${GENERATE} --hf-gpt2 ${weights} --gpt2-vocab ${GPT2}/encoder.json
                         --gpt2-merges ${GPT2}/vocab.bpe --prompt "Hello, typed world" --tau 0
-                        -n 6 --no-stop
+                        -n 6 --no-stop --ids
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 file(REMOVE "${weights}")  # 500 MB
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "typeformer-generate --hf-gpt2 failed (${rc}):\n${out}\n${err}")
 endif()
-if(NOT out MATCHES "^Hello, typed world" OR NOT err MATCHES "6 tokens in .*N_V=50257 l_max=1024")
+if(NOT out MATCHES "^Hello, typed world" OR NOT err MATCHES "6 tokens in "
+   OR NOT err MATCHES "GPT-2 small: N_V = 50257, l_max = 1024")
     message(FATAL_ERROR "typeformer-generate --hf-gpt2 printed:\n${out}\n${err}")
 endif()
 string(REGEX MATCH "prompt ids: ([0-9 ]+)" _ "${err}")

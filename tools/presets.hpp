@@ -16,6 +16,8 @@
 #include <typeformer/tokenize.hpp>
 #include <typeformer/typeformer.hpp>
 
+#include "run.hpp"
+
 namespace typeformer::tools {
 
 template <std::size_t NV>
@@ -70,47 +72,97 @@ Tokenizer tokenizer_from(const std::string& s) {
         return {};
 }
 
-// "DTransformer<float> N_V=259 l_max=128 L=4 H=4 d_e=128 d_mlp=512 d_attn=32 d_mid=32, tied W_u":
-// a preset model as a person reads it (the checkpoint's signature also lists what a DTransformer
-// does not use).
+// "N_V = 259, l_max = 128, L = 4, H = 4, d_e = 128, d_mlp = 512, d_attn = 32, d_mid = 32, W_u tied
+// to W_eᵀ, layer norm ε = 1e-05": a preset model in the paper's symbols, only those its
+// architecture has (a DTransformer has no encoder, so no L_enc, L_dec, d_f).
 template <class Model>
 std::string describe() {
     using tr = typename Model::traits;
-    return fmt::format("{}<float> N_V={} l_max={} L={} H={} d_e={} d_mlp={} d_attn={} d_mid={}{}",
-                       Model::name, tr::N_V::size, tr::l_max::size, tr::L, tr::H::size,
-                       tr::d_e::size, tr::d_mlp::size, tr::d_attn::size, tr::d_mid::size,
-                       tr::tied ? ", tied W_u" : "");
+    return fmt::format(
+        "N_V = {}, l_max = {}, L = {}, H = {}, d_e = {}, d_mlp = {}, d_attn = {}, d_mid = {}{}, "
+        "{} ε = {:g}, GELU ({})",
+        tr::N_V::size, tr::l_max::size, tr::L, tr::H::size, tr::d_e::size, tr::d_mlp::size,
+        tr::d_attn::size, tr::d_mid::size, tr::tied ? ", W_u tied to W_eᵀ" : "",
+        tr::norm == norm_kind::rms_norm ? "RMS norm" : "layer norm", tr::eps,
+        tr::gelu == gelu_kind::tanh ? "tanh" : "erf");
 }
 
-// Loads a checkpoint of typeformer-train: finds the preset whose model type the checkpoint names
-// and calls f(model, tokenizer) with the loaded model (on the heap) and its tokenizer. Throws with
-// the checkpoint's model signature when no preset matches, with the reader's reason when the file
-// cannot be read as safetensors (missing, truncated, …), and "is not a typeformer checkpoint" only
-// for a readable weights file that names no model.
-template <class F>
-void with_checkpoint(const std::string& path, F&& f) {
-    std::string type;
-    if (auto r = typeformer::io::try_checkpoint_model(path, type); !r)
+// The keys typeformer-train adds to a checkpoint's metadata (io::save_checkpoint's `extra`).
+inline constexpr const char* key_model = "typeformer-train.model";          // "small"
+inline constexpr const char* key_tokenizer = "typeformer-train.tokenizer";  // "byte"
+
+inline std::string metadata_value(const io::metadata& md, const std::string& key) {
+    for (const auto& [k, v] : md)
+        if (k == key)
+            return v;
+    return {};
+}
+
+// What a checkpoint file is, read from its header only: the preset (model and tokenizer names)
+// of this tool that it holds, or a one-line reason why it is none.
+struct checkpoint_info {
+    std::string model, tokenizer;  // preset names
+    io::metadata md;
+};
+
+inline checkpoint_info inspect_checkpoint(const std::string& path, bool for_training) {
+    check_input_file(path, "the checkpoint");
+    checkpoint_info info;
+    if (auto r = io::try_read_metadata(path, info.md); !r)
         throw std::runtime_error(r.message);
-    if (type.empty())
-        throw std::runtime_error(path + " is not a typeformer checkpoint");
-    bool found = false;
+    const std::string type = metadata_value(info.md, "typeformer.model");
+    const bool training = !metadata_value(info.md, "typeformer.checkpoint").empty();
+    if (type.empty() || (for_training && !training))
+        throw std::runtime_error(
+            path + " is not a training checkpoint" +
+            (type.empty() ? std::string(" (a weights file that names no typeformer model)")
+                          : std::string(" (weights without the training state)")));
+    info.model = metadata_value(info.md, key_model);
+    info.tokenizer = metadata_value(info.md, key_tokenizer);
+    if (info.model.empty() || info.tokenizer.empty())  // an older checkpoint: match the type
+        for (const char* model : {"tiny", "small", "baby"})
+            for (const char* tok : {"byte", "bpe"})
+                run_preset(model, tok, [&]<class Model, class Tokenizer>() {
+                    if (typeformer::io::detail::model_signature<Model>() == type)
+                        info.model = model, info.tokenizer = tok;
+                });
+    bool known = false;
     for (const char* model : {"tiny", "small", "baby"})
         for (const char* tok : {"byte", "bpe"})
-            run_preset(model, tok, [&]<class Model, class Tokenizer>() {
-                if (found || typeformer::io::detail::model_signature<Model>() != type)
-                    return;
-                found = true;
-                auto m = std::make_unique<Model>();
-                std::string tok_state;
-                if (auto r = typeformer::io::try_load_checkpoint_model(path, *m, &tok_state); !r)
-                    throw std::runtime_error(r.message);
-                // the checkpoint's tokenizer, checked once against the model's N_V: its encode
-                // then gives ids typed with that vocabulary
-                f(*m, typeformer::tokenize::for_model<Model>(tokenizer_from<Tokenizer>(tok_state)));
-            });
-    if (!found)
-        throw std::runtime_error("no preset of this tool matches the checkpoint's model: " + type);
+            known = known || (info.model == model && info.tokenizer == tok);
+    if (!known)
+        throw std::runtime_error(path +
+                                 " holds a model that is none of this tool's presets "
+                                 "(tiny, small or baby with byte or bpe tokens): " +
+                                 type);
+    return info;
+}
+
+// The reason a checkpoint's weights cannot be loaded, for a person: the reader's message
+// without the library's words.
+inline std::string load_problem(const io::result& r, const std::string& path) {
+    if (r.code == io::status::non_finite)
+        return path +
+               " holds NaN or infinite weights: the run that wrote it diverged; use an "
+               "earlier checkpoint";
+    return r.message;
+}
+
+// Loads a checkpoint of typeformer-train: finds the preset it holds and calls f(model, tokenizer)
+// with the loaded model (on the heap) and its tokenizer. A file that is missing, not a file, not
+// a checkpoint or of no preset is refused with one line saying so.
+template <class F>
+void with_checkpoint(const std::string& path, F&& f) {
+    const checkpoint_info info = inspect_checkpoint(path, false);
+    run_preset(info.model, info.tokenizer, [&]<class Model, class Tokenizer>() {
+        auto m = std::make_unique<Model>();
+        std::string tok_state;
+        if (auto r = typeformer::io::try_load_checkpoint_model(path, *m, &tok_state); !r)
+            throw std::runtime_error(load_problem(r, path));
+        // the checkpoint's tokenizer, checked once against the model's N_V: its encode then
+        // gives ids typed with that vocabulary
+        f(*m, typeformer::tokenize::for_model<Model>(tokenizer_from<Tokenizer>(tok_state)));
+    });
 }
 
 }  // namespace typeformer::tools

@@ -18,6 +18,7 @@
 
 #include "cli.hpp"
 #include "presets.hpp"
+#include "run.hpp"
 
 namespace tf = typeformer;
 
@@ -27,10 +28,11 @@ void draw(const Model& m, const Tokenizer& tokenizer, const std::string& prompt,
     using tr = typename Model::traits;
     const auto x = tokenizer.encode(prompt);
     if (x.empty())
-        throw std::runtime_error("the prompt is empty");
+        throw std::runtime_error("the prompt is empty: give at least one character");
     if (x.size() > tr::l_max::size)
-        throw std::runtime_error(fmt::format("the prompt is {} tokens; this model's l_max is {}",
-                                             x.size(), tr::l_max::size));
+        throw std::runtime_error(
+            fmt::format("the prompt is {} tokens; this model's l_max is {}: shorten it", x.size(),
+                        tr::l_max::size));
     std::vector<std::string> labels;  // the tokens' text, with blanks made visible
     for (const tf::token t : x) {
         std::string label;
@@ -65,7 +67,8 @@ int main(int argc, char** argv) {
     tf::tools::attention_cli c;
     if (const auto code = tf::tools::parse(argc, argv, c))
         return *code;
-    try {
+    return tf::tools::run_tool("typeformer-attention", [&] {
+        tf::tools::check_output_file(c.out, "--out", {c.checkpoint});
         if (!c.checkpoint.empty()) {
             tf::tools::with_checkpoint(c.checkpoint, [&](const auto& m, const auto& tokenizer) {
                 draw(m, tokenizer, c.prompt, c.out);
@@ -79,9 +82,6 @@ int main(int argc, char** argv) {
         } else {
             throw std::runtime_error("give a checkpoint, or --seed for random weights");
         }
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "typeformer-attention: {}\n", e.what());
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

@@ -15,6 +15,7 @@
 
 #include "cli.hpp"
 #include "presets.hpp"
+#include "run.hpp"
 
 namespace tf = typeformer;
 
@@ -22,15 +23,13 @@ int main(int argc, char** argv) {
     tf::tools::export_header_cli c;
     if (const auto code = tf::tools::parse(argc, argv, c))
         return *code;
-    try {
+    return tf::tools::run_tool("typeformer-export-header", [&] {
+        tf::tools::check_output_file(c.out, "--out", {c.checkpoint});
         tf::tools::with_checkpoint(c.checkpoint, [&]<class Model>(const Model& m, const auto&) {
-            tf::io::export_header(m, c.out, c.name);
+            tf::io::export_header(m, c.out, c.name);  // atomic
             fmt::print("{}: {} parameters of {} as {}<Model>\n", c.out, tf::parameter_count<Model>,
                        tf::tools::describe<Model>(), c.name);
         });
         return 0;
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "typeformer-export-header: {}\n", e.what());
-        return 1;
-    }
+    });
 }

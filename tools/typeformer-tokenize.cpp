@@ -1,10 +1,10 @@
-// typeformer-tokenize: text to token ids and back, with the byte-level tokenizer or a BPE file;
-// `train` learns BPE merges from a corpus.
-#include <exception>
+// typeformer-tokenize: text to token ids and back, with the byte-level tokenizer, a BPE file or
+// GPT-2's files; `train` learns BPE merges from a corpus.
+#include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <iterator>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,45 +13,89 @@
 #include <typeformer/tokenize.hpp>
 
 #include "cli.hpp"
+#include "run.hpp"
 #include "text.hpp"
 
 namespace tk = typeformer::tokenize;
+namespace tools = typeformer::tools;
+
+namespace {
+
+// "12 7 300" → ids; anything but whole numbers separated by blanks is refused, naming it, and an
+// id that is not below the vocabulary's size (2^32 and beyond included) too.
+std::vector<typeformer::token> parse_ids(const std::string& in, std::size_t vocab_size) {
+    std::vector<typeformer::token> ids;
+    std::size_t i = 0;
+    while (i < in.size()) {
+        if (in[i] == ' ' || in[i] == '\t' || in[i] == '\n' || in[i] == '\r') {
+            ++i;
+            continue;
+        }
+        const std::size_t start = i;
+        while (i < in.size() && !(in[i] == ' ' || in[i] == '\t' || in[i] == '\n' || in[i] == '\r'))
+            ++i;
+        const std::string word = in.substr(start, i - start);
+        std::uint64_t v = 0;
+        bool ok = word.size() <= 19;
+        for (const char c : word)
+            ok = ok && c >= '0' && c <= '9', v = v * 10 + static_cast<std::uint64_t>(c - '0');
+        if (!ok && !word.empty() && word.find_first_not_of("0123456789") == std::string::npos)
+            v = UINT64_MAX, ok = true;  // digits only, past 2^64: out of any vocabulary
+        if (!ok)
+            throw std::runtime_error(fmt::format(
+                "the input is not a list of token ids: '{}' (at byte {}) is not a whole number",
+                word.size() > 40 ? word.substr(0, 40) + "…" : word, start));
+        if (v >= vocab_size)
+            throw std::runtime_error(
+                fmt::format("token id {} (at byte {}) is not in the vocabulary (N_V = {})",
+                            word.size() > 40 ? word.substr(0, 40) + "…" : word, start, vocab_size));
+        ids.push_back(static_cast<typeformer::token>(v));
+    }
+    return ids;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-    typeformer::tools::tokenize_cli c;
-    if (const auto code = typeformer::tools::parse(argc, argv, c))
+    tools::tokenize_cli c;
+    if (const auto code = tools::parse(argc, argv, c))
         return *code;
-    try {
+    return tools::run_tool("typeformer-tokenize", [&] {
         if (c.train) {
-            const std::string text = typeformer::tools::read_text(c.corpus);
-            const auto b = tk::bpe::train(text, c.merges, [](std::size_t done, std::size_t total) {
-                if (done % 50 == 0 || done == total)
+            tools::check_output_file(c.out, "--out", {c.corpus});
+            const std::string text = tools::read_text(c.corpus);
+            if (text.empty())
+                throw std::runtime_error("the corpus " + c.corpus + " is empty");
+            const bool tty = ::isatty(::fileno(stderr));
+            const auto b = tk::bpe::train(text, c.merges, [&](std::size_t done, std::size_t total) {
+                if (tty && (done % 50 == 0 || done == total))
                     fmt::print(stderr, "\r{} / {} merges", done, total);
             });
+            if (tty)
+                fmt::print(stderr, "\n");
             b.save(c.out);
-            fmt::print(stderr, "\nwrote {} ({} merges, vocabulary {})\n", c.out, b.merge_count(),
+            fmt::print(stderr, "wrote {}: {} merges, vocabulary {}\n", c.out, b.merge_count(),
                        b.vocab_size());
+            if (b.merge_count() < c.merges)
+                fmt::print(stderr,
+                           "note: the corpus gives only {} of the {} merges asked for (no "
+                           "adjacent pair is left to merge)\n",
+                           b.merge_count(), c.merges);
             return 0;
         }
-        const std::string in((std::istreambuf_iterator<char>(std::cin)), {});
         const auto bpe = c.bpe_file.empty() ? std::optional<tk::bpe>{} : tk::bpe::load(c.bpe_file);
         const auto gpt2 = c.gpt2_vocab.empty() ? std::optional<tk::gpt2>{}
                                                : tk::gpt2::load(c.gpt2_vocab, c.gpt2_merges);
+        const std::string in((std::istreambuf_iterator<char>(std::cin)), {});
         if (c.decode) {
-            std::vector<typeformer::token> ids;
-            std::istringstream s(in);
-            long long v = 0;
-            while (s >> v) {
-                if (v < 0)
-                    throw std::invalid_argument("a token id is negative");
-                ids.push_back(static_cast<typeformer::token>(v));
-            }
-            if (!s.eof())
-                throw std::invalid_argument("the input is not a list of token ids");
+            const std::size_t n_v = gpt2  ? gpt2->vocab_size()
+                                    : bpe ? bpe->vocab_size()
+                                          : tk::byte_level::vocab_size();
+            const auto ids = parse_ids(in, n_v);
             const std::string text = gpt2  ? gpt2->decode(ids)
                                      : bpe ? bpe->decode(ids)
                                            : tk::byte_level::decode(ids);
-            std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+            std::fwrite(text.data(), 1, text.size(), stdout);
             return 0;
         }
         const auto ids = gpt2  ? gpt2->encode(in)
@@ -59,8 +103,5 @@ int main(int argc, char** argv) {
                                : tk::byte_level::encode(in);
         fmt::print("{}\n", fmt::join(ids, " "));
         return 0;
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "typeformer-tokenize: {}\n", e.what());
-        return 1;
-    }
+    });
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <typeformer/tokenize.hpp>
+#include "support/small_gpt2.hpp"
 
 namespace {
 
@@ -47,19 +48,8 @@ const tk::bpe& trained() {
 }
 
 const tk::gpt2& small_gpt2() {
-    // The 256 byte tokens (GPT-2's byte-to-unicode map) and two merges.
-    static const tk::gpt2 g = [] {
-        const auto map = tk::detail::bytes_to_unicode();
-        std::string json = "{";
-        for (std::size_t b = 0; b < 256; ++b) {
-            std::string s = tk::detail::utf8_of(map[b]);
-            if (s == "\"" || s == "\\")
-                s = "\\" + s;
-            json += (b ? "," : "") + ("\"" + s + "\":" + std::to_string(b));
-        }
-        json += ",\"th\":256,\"the\":257,\"<|endoftext|>\":258}";
-        return tk::gpt2::from_strings(json, "#version: 0.2\nt h\nth e\n");
-    }();
+    static const tk::gpt2 g = typeformer::testing::small_gpt2(
+        "\"th\":256,\"the\":257,\"<|endoftext|>\":258", "t h\nth e\n");
     return g;
 }
 

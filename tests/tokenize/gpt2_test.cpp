@@ -1,5 +1,7 @@
-// GPT-2's tokenizer: the ids of real texts equal the reference encoder's (npm's gpt-3-encoder, run
-// by node), decode inverts encode on any bytes, and malformed files are rejected.
+// GPT-2's tokenizer: the ids of real texts, of every whitespace and format character in many
+// contexts, of every code point, of long words and of random text equal tiktoken's (npm's
+// tiktoken, OpenAI's tokenizer, run by node); decode inverts encode on any bytes; malformed files
+// are rejected.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -19,28 +21,46 @@ namespace tk = typeformer::tokenize;
 
 namespace {
 
-const std::string dir = TYPEFORMER_GPT3_ENCODER;
+const std::string dir = TYPEFORMER_GPT3_ENCODER;  // encoder.json, vocab.bpe
 
 const tk::gpt2& tokenizer() {
     static const tk::gpt2 g = tk::gpt2::load(dir + "/encoder.json", dir + "/vocab.bpe");
     return g;
 }
 
-// The reference's ids for text.
-std::vector<tf::token> reference(const std::string& text, const std::string& name) {
-    const auto in = std::filesystem::path(TYPEFORMER_TEST_BINARY_DIR) / (name + ".txt");
-    const auto out = std::filesystem::path(TYPEFORMER_TEST_BINARY_DIR) / (name + ".ids");
-    std::ofstream(in, std::ios::binary) << text;
-    const std::string cmd = typeformer::testing::path_string(TYPEFORMER_NODE) + " " +
-                            typeformer::testing::path_string(TYPEFORMER_TEST_SOURCE_DIR) +
-                            "/gpt2_reference.js " + dir + " " + in.string() + " > " + out.string();
+// tiktoken's ids for each of texts (valid UTF-8), from one run of node.
+std::vector<std::vector<tf::token>> reference(const std::vector<std::string>& texts,
+                                              const std::string& name) {
+    namespace fs = std::filesystem;
+    const fs::path base = fs::path(TYPEFORMER_TEST_BINARY_DIR) / name;
+    std::string cmd = typeformer::testing::path_string(TYPEFORMER_NODE) + " " +
+                      typeformer::testing::path_string(TYPEFORMER_TEST_SOURCE_DIR) +
+                      "/gpt2_reference.js " + TYPEFORMER_TIKTOKEN;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const fs::path in = base.string() + "." + std::to_string(i) + ".txt";
+        std::ofstream(in, std::ios::binary) << texts[i];
+        cmd += " " + in.string();
+    }
+    const fs::path out = base.string() + ".ids";
+    cmd += " > " + out.string();
     if (std::system(cmd.c_str()) != 0)
         throw std::runtime_error("the reference encoder failed: " + cmd);
     std::ifstream f(out);
-    std::vector<tf::token> ids;
-    for (unsigned long v; f >> v;)
-        ids.push_back(static_cast<tf::token>(v));
+    std::vector<std::vector<tf::token>> ids;
+    for (std::string line; std::getline(f, line);) {
+        std::istringstream l(line);
+        ids.emplace_back();
+        for (unsigned long v; l >> v;)
+            ids.back().push_back(static_cast<tf::token>(v));
+    }
+    if (ids.size() != texts.size())
+        throw std::runtime_error("the reference encoder gave " + std::to_string(ids.size()) +
+                                 " lines for " + std::to_string(texts.size()) + " texts");
     return ids;
+}
+
+std::string utf8(std::uint32_t cp) {
+    return tk::detail::utf8_of(cp);
 }
 
 std::string file_text(const char* path, std::size_t n) {
@@ -66,11 +86,111 @@ TEST(GPT2, IdsEqualTheReferenceEncoder) {
     const auto& g = tokenizer();
     EXPECT_EQ(g.vocab_size(), 50257u);
     EXPECT_EQ(g.eot(), 50256u);
-    for (const auto& [name, text] : texts) {
-        const auto mine = g.encode(text);
-        EXPECT_EQ(mine, reference(text, name)) << name;
-        EXPECT_EQ(g.decode(mine), text) << name;
+    std::vector<std::string> all;
+    for (const auto& [name, text] : texts)
+        all.push_back(text);
+    const auto expected = reference(all, "texts");
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const auto mine = g.encode(texts[i].second);
+        EXPECT_EQ(mine, expected[i]) << texts[i].first;
+        EXPECT_EQ(g.decode(mine), texts[i].second) << texts[i].first;
     }
+}
+
+// Every character that is whitespace or a format character to one of the definitions in use
+// (Unicode's White_Space, JavaScript's \s, Python re's \s, the general categories Zs, Zl, Zp and
+// Cf of Unicode 14), each in contexts that exercise the regex's space rules: before a letter,
+// after ' ', doubled, at the end, before a contraction and a digit.
+TEST(GPT2, EveryWhitespaceAndFormatCharacterAsTiktoken) {
+    std::vector<std::uint32_t> chars = {0x09,   0x0A,   0x0B,   0x0C,   0x0D,   0x1C,   0x1D,
+                                        0x1E,   0x1F,   0x20,   0x85,   0xA0,   0x1680, 0x2028,
+                                        0x2029, 0x202F, 0x205F, 0x3000, 0x180E, 0xFEFF};
+    for (std::uint32_t c = 0x2000; c <= 0x200A; ++c)
+        chars.push_back(c);
+    const std::pair<std::uint32_t, std::uint32_t> cf[] = {
+        // Cf, Unicode 14
+        {0xAD, 0xAD},       {0x600, 0x605},     {0x61C, 0x61C},     {0x6DD, 0x6DD},
+        {0x70F, 0x70F},     {0x890, 0x891},     {0x8E2, 0x8E2},     {0x180E, 0x180E},
+        {0x200B, 0x200F},   {0x202A, 0x202E},   {0x2060, 0x2064},   {0x2066, 0x206F},
+        {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
+        {0x13430, 0x13438}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
+        {0xE0020, 0xE007F}};
+    for (const auto& [a, b] : cf)
+        for (std::uint32_t c = a; c <= b; ++c)
+            chars.push_back(c);
+    std::vector<std::string> texts;
+    for (const std::uint32_t c : chars) {
+        const std::string u = utf8(c);
+        texts.push_back("a" + u + "b " + u + "x " + u + u + "y" + u + " z " + u + "  w" + u +
+                        "'s 1" + u + "2 \n" + u + "\n" + u + " " + u + "!" + u);
+    }
+    const auto expected = reference(texts, "whitespace");
+    const auto& g = tokenizer();
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const auto mine = g.encode(texts[i]);
+        EXPECT_EQ(mine, expected[i]) << "U+" << std::hex << chars[i];
+        EXPECT_EQ(g.decode(mine), texts[i]);
+    }
+}
+
+// Every code point of the planes Unicode assigns letters and numbers in (0–3 and 14; 4–13 are
+// unassigned, 15–16 private use), surrogates aside, after a letter, a digit and a space: a
+// difference in \p{L} or \p{N} (a Unicode version) or \s shows here.
+TEST(GPT2, EveryCodePointAsTiktoken) {
+    std::vector<std::string> texts;
+    for (const std::uint32_t block : {0x0u, 0x10000u, 0x20000u, 0x30000u, 0xE0000u}) {
+        std::string t;
+        for (std::uint32_t c = block; c < block + 0x10000; ++c) {
+            if (c >= 0xD800 && c <= 0xDFFF)
+                continue;
+            const std::string u = utf8(c);
+            t += "a" + u + "1" + u + " " + u + "x ";
+        }
+        texts.push_back(std::move(t));
+    }
+    const auto expected = reference(texts, "code_points");
+    const auto& g = tokenizer();
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const auto mine = g.encode(texts[i]);
+        if (mine == expected[i])
+            continue;
+        // name the first code point whose piece differs
+        std::size_t k = 0;
+        while (k < mine.size() && k < expected[i].size() && mine[k] == expected[i][k])
+            ++k;
+        ADD_FAILURE() << "plane " << i << ": ids differ from token " << k << " on, near '"
+                      << g.decode(std::vector<tf::token>(
+                             mine.begin() + static_cast<std::ptrdiff_t>(k),
+                             mine.begin() +
+                                 static_cast<std::ptrdiff_t>(std::min(mine.size(), k + 4))))
+                      << "'";
+    }
+}
+
+// Long words (BPE merging is n log n in a word's length here) and random text.
+TEST(GPT2, LongWordsAndRandomTextAsTiktoken) {
+    std::mt19937_64 gen(7);
+    std::vector<std::string> texts;
+    for (const std::size_t n : {1000, 20000}) {
+        std::string w;
+        for (std::size_t i = 0; i < n; ++i)
+            w += static_cast<char>('a' + gen() % 26);
+        texts.push_back(w);
+        texts.push_back(std::string(n, 'a'));
+    }
+    const std::uint32_t alphabet[] = {'a',  'e',  't',    ' ',    ' ',    '\n',
+                                      '\'', '1',  '.',    0xE9,   0x3B1,  0x4E2D,
+                                      0x85, 0xA0, 0x2009, 0xFEFF, 0x200B, 0x1F600};
+    for (int k = 0; k < 20; ++k) {
+        std::string t;
+        for (int i = 0; i < 300; ++i)
+            t += utf8(alphabet[gen() % std::size(alphabet)]);
+        texts.push_back(t);
+    }
+    const auto expected = reference(texts, "long_random");
+    const auto& g = tokenizer();
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        EXPECT_EQ(g.encode(texts[i]), expected[i]) << "text " << i;
 }
 
 TEST(GPT2, RoundTripsArbitraryBytes) {
@@ -110,7 +230,19 @@ TEST(GPT2, MalformedFilesAreRejectedWithAReason) {
               std::string::npos);
     EXPECT_NE(message(json, "#version: 0.2\nq z\n").find("not in the vocabulary"),
               std::string::npos);
+    // a merge whose part no earlier merge made, and a merge given twice
+    EXPECT_NE(message(json, "#version: 0.2\nhe llo\n").find("neither a byte nor made"),
+              std::string::npos);
+    EXPECT_NE(message(json, "#version: 0.2\n\u0120 t\n\u0120 t\n").find("repeated merge"),
+              std::string::npos);
     EXPECT_THROW(tk::gpt2::load(dir + "/missing.json", dir + "/vocab.bpe"), std::runtime_error);
+    // a directory where a file is expected: refused at once, saying what it is
+    try {
+        (void)tk::gpt2::load(dir, dir + "/vocab.bpe");
+        ADD_FAILURE() << "a directory was accepted";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

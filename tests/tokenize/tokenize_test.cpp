@@ -175,6 +175,34 @@ TEST(BPE, EncodingReplaysTheMergesAndRoundTrips) {
     EXPECT_THROW(b.decode(bad), std::invalid_argument);
 }
 
+// Long chunks (merging is n log n in a chunk's length): the same literal replay on words of
+// thousands of letters from a small alphabet, where many merges apply at many places.
+TEST(BPE, LongChunksReplayTheMerges) {
+    std::mt19937_64 gen(11);
+    std::string corpus;
+    for (int i = 0; i < 4000; ++i)
+        corpus += static_cast<char>("abcab"[gen() % 5]);
+    const auto b = tk::bpe::train(corpus, 120);
+    for (const std::size_t n : {2, 3, 50, 3000}) {
+        std::string word;
+        for (std::size_t i = 0; i < n; ++i)
+            word += static_cast<char>("abcab"[gen() % 5]);
+        std::vector<tf::token> w(word.begin(), word.end());
+        for (auto& t : w)
+            t &= 0xFF;
+        for (std::size_t m = 0; m < b.merges().size(); ++m)
+            tk::detail::merge_pair(w, b.merges()[m].first, b.merges()[m].second,
+                                   static_cast<tf::token>(256 + m));
+        EXPECT_EQ(b.encode(word), w) << n << " letters";
+        EXPECT_EQ(b.decode(b.encode(word)), word);
+    }
+}
+
+TEST(BPE, AnEmptyCorpusIsAnError) {
+    EXPECT_THROW((void)tk::bpe::train("", 10), std::invalid_argument);
+    EXPECT_EQ(tk::bpe::train("a", 10).merge_count(), 0u);  // no pair at all: no merge
+}
+
 TEST(BPE, SerializeSaveAndLoadRoundTrip) {
     const auto b = tk::bpe::train(licences().substr(0, 30000), 100);
     const auto c = tk::bpe::deserialize(b.serialize());
@@ -207,6 +235,10 @@ TEST(BPE, MalformedFilesNameTheLine) {
     EXPECT_EQ(message("typeformer-bpe 1\nmerges 1\n104 105\nmore\n"),
               "f.bpe:4: unexpected text after the merges");
     EXPECT_EQ(message("typeformer-bpe 1\nmerges 1\n104 105\n"), "accepted");
+    // CRLF line ends, as a file edited on Windows has them
+    EXPECT_EQ(message("typeformer-bpe 1\r\nmerges 2\r\n104 105\r\n256 33\r\n"), "accepted");
+    EXPECT_EQ(message("typeformer-bpe 1\nmerges 3\n104 105\n106 107\n104 105\n"),
+              "f.bpe:5: merge 2 (104 105) repeats merge 0");
 }
 
 TEST(Dataset, WrapChunkSplitAndWindows) {

@@ -123,17 +123,19 @@ bool read_number(const std::map<std::string, std::string>& md, const std::string
 
 }  // namespace detail
 
+// `extra`: more "__metadata__" pairs, the caller's (typeformer-train's keys; read back with
+// try_read_metadata).
 template <class Model, std::size_t Threads>
 result try_save_checkpoint(const std::filesystem::path& path, const Model& model,
                            const training_state<Model, Threads>& st, const training_options& opt,
-                           std::string_view tokenizer = {}) {
+                           std::string_view tokenizer = {}, const metadata& extra = {}) {
     auto t = std::make_unique<detail::checkpoint_tensors<Model>>();
     copy_params(model, t->model);
     copy_params(st.adam.m, t->adam_m);
     copy_params(st.adam.v, t->adam_v);
     const auto g = st.gen.state();
     using detail::number;
-    const metadata md = {
+    metadata md = {
         {"typeformer.checkpoint", "1"},
         {"typeformer.model", detail::model_signature<Model>()},
         {"step", number(st.step)},
@@ -164,6 +166,7 @@ result try_save_checkpoint(const std::filesystem::path& path, const Model& model
         {"opt.seed", number(opt.seed)},
         {"tokenizer", detail::base64_encode(tokenizer)},
     };
+    md.insert(md.end(), extra.begin(), extra.end());
     constexpr dtype dt = sizeof(typename Model::value_type) == 8 ? dtype::f64 : dtype::f32;
     return try_save(*t, path, dt, md);
 }
@@ -299,8 +302,8 @@ result try_load_checkpoint_model(const std::filesystem::path& path, Model& model
 template <class Model, std::size_t Threads>
 void save_checkpoint(const std::filesystem::path& path, const Model& model,
                      const training_state<Model, Threads>& st, const training_options& opt,
-                     std::string_view tokenizer = {}) {
-    if (auto r = try_save_checkpoint(path, model, st, opt, tokenizer); !r)
+                     std::string_view tokenizer = {}, const metadata& extra = {}) {
+    if (auto r = try_save_checkpoint(path, model, st, opt, tokenizer, extra); !r)
         throw error(r.code, r.message);
 }
 

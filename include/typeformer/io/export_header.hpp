@@ -1,6 +1,7 @@
 // Weights in flash: a model written as a C++ header that a firmware includes.
 //
-//   export_header(model, path, name)       writes `path`; throws std::runtime_error on failure
+//   export_header(model, path, name)       writes `path` atomically; throws std::runtime_error on
+//                                          failure (path then as it was)
 //
 // The header holds
 //   namespace <name>_data { inline constexpr T values[] = {...}; }   every scalar, exact
@@ -24,6 +25,7 @@
 #include <type_traits>
 
 #include "../params.hpp"
+#include "atomic_file.hpp"
 #include "checkpoint.hpp"  // detail::model_signature
 
 namespace typeformer::io {
@@ -77,12 +79,11 @@ void export_header(const Model& model, const std::filesystem::path& path, std::s
     out += "template <class Model>\ninline constexpr Model " + id +
            " = ::typeformer::params_from<Model>(" + id + "_data::values);\n";
 
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (f == nullptr)
-        throw std::runtime_error("export_header: cannot write " + path.string());
-    const bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
-    if (std::fclose(f) != 0 || !ok)
-        throw std::runtime_error("export_header: cannot write " + path.string());
+    try {
+        write_file(path, out);  // atomic (atomic_file.hpp)
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(std::string("export_header: ") + e.what());
+    }
 }
 
 // An int8 model (q8<Model>): the header holds float or double weights, so export the float

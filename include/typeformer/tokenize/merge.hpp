@@ -1,0 +1,88 @@
+// BPE encoding of one pre-tokenized piece by merge rank, in O(n log n) for n symbols: a
+// priority queue of adjacent pairs keyed by (rank, position) over a linked list of symbols, as
+// tiktoken and the `bpe` crate do (GPT-2's encoder.py rescans the word after each merge:
+// quadratic in a long word).
+//
+//   merge_table                 (a, b) → {rank, merged id}
+//   merge_by_rank(word, table)  merges in place until no adjacent pair has a rank
+//
+// It gives encoder.py's result whenever each merge's two parts are made by earlier merges (or
+// are bytes), which both tokenizers' files guarantee (they are checked on loading): taking the
+// leftmost pair of lowest rank one at a time merges exactly the occurrences encoder.py merges
+// in one left-to-right pass, since a pair a merge creates always ranks after that merge.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+#include "../token.hpp"
+
+namespace typeformer::tokenize::detail {
+
+inline std::uint64_t pair_key(token a, token b) noexcept {
+    return (static_cast<std::uint64_t>(a) << 32) | b;
+}
+
+struct merge_rule {
+    std::uint32_t rank;
+    token merged;
+};
+
+using merge_table = std::unordered_map<std::uint64_t, merge_rule>;
+
+inline void merge_by_rank(std::vector<token>& word, const merge_table& table) {
+    const std::size_t n = word.size();
+    if (n < 2)
+        return;
+    if (n == 2) {  // the common short case without the queue
+        if (const auto it = table.find(pair_key(word[0], word[1])); it != table.end())
+            word = {it->second.merged};
+        return;
+    }
+    constexpr std::size_t none = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> next(n), prev(n);
+    for (std::size_t i = 0; i < n; ++i)
+        next[i] = i + 1 < n ? i + 1 : none, prev[i] = i == 0 ? none : i - 1;
+    // (rank, left position, the pair's ids when queued): stale entries are skipped when popped
+    struct entry {
+        std::uint32_t rank;
+        std::size_t left;
+        token a, b;
+        bool operator>(const entry& o) const noexcept {
+            return rank != o.rank ? rank > o.rank : left > o.left;
+        }
+    };
+    std::priority_queue<entry, std::vector<entry>, std::greater<>> queue;
+    auto push = [&](std::size_t i) {
+        if (i == none || next[i] == none)
+            return;
+        if (const auto it = table.find(pair_key(word[i], word[next[i]])); it != table.end())
+            queue.push({it->second.rank, i, word[i], word[next[i]]});
+    };
+    for (std::size_t i = 0; i + 1 < n; ++i)
+        push(i);
+    std::vector<bool> gone(n, false);
+    while (!queue.empty()) {
+        const entry e = queue.top();
+        queue.pop();
+        const std::size_t i = e.left, j = next[i];
+        if (gone[i] || j == none || word[i] != e.a || word[j] != e.b)
+            continue;  // merged away or changed since it was queued
+        word[i] = table.at(pair_key(e.a, e.b)).merged;
+        gone[j] = true;
+        next[i] = next[j];
+        if (next[j] != none)
+            prev[next[j]] = i;
+        push(prev[i]);
+        push(i);
+    }
+    std::size_t out = 0;
+    for (std::size_t i = 0; i != none; i = next[i])
+        word[out++] = word[i];
+    word.resize(out);
+}
+
+}  // namespace typeformer::tokenize::detail
