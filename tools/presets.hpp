@@ -108,8 +108,14 @@ struct checkpoint_info {
 inline checkpoint_info inspect_checkpoint(const std::string& path, bool for_training) {
     check_input_file(path, "the checkpoint");
     checkpoint_info info;
-    if (auto r = io::try_read_metadata(path, info.md); !r)
-        throw std::runtime_error(r.message);
+    if (auto r = io::try_read_metadata(path, info.md); !r) {
+        if (r.code != io::status::malformed_header)
+            throw std::runtime_error(r.message);
+        const std::size_t colon = r.message.find("': ");
+        throw std::runtime_error(
+            path + " is not a readable checkpoint: " +
+            (colon == std::string::npos ? r.message : r.message.substr(colon + 3)));
+    }
     const std::string type = metadata_value(info.md, "typeformer.model");
     const bool training = !metadata_value(info.md, "typeformer.checkpoint").empty();
     if (type.empty() || (for_training && !training))

@@ -79,6 +79,8 @@ inline void check_output_dir(const std::string& path, const std::string& what) {
     std::error_code ec;
     const auto st = fs::status(path, ec);
     if (st.type() != fs::file_type::not_found) {
+        if (st.type() == fs::file_type::regular)
+            throw std::runtime_error(what + " " + path + " is a file, not a folder");
         if (st.type() != fs::file_type::directory)
             throw std::runtime_error(what + " " + path + " " + io::file_kind_problem(path) +
                                      " (a folder is expected)");

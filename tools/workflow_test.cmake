@@ -99,7 +99,7 @@ execute_process(COMMAND ${PYTHON} -c
                 ${WORK}/run/model.ckpt ${WORK}/cut.ckpt RESULT_VARIABLE rc)
 expect_ok("truncating the checkpoint")
 expect_refused("a truncated checkpoint" ${WORK}/cut.ckpt
-               "cannot load '.*cut.ckpt': the file ends inside its header")
+               "cut.ckpt is not a readable checkpoint: the file ends inside its header")
 set(write_st "import json, struct, sys
 h = {'x': {'dtype': 'F32', 'shape': [1], 'data_offsets': [0, 4]}}
 if len(sys.argv) > 2:
