@@ -1,6 +1,8 @@
 # Cross toolchain for bare-metal Arm Cortex-M (Debian: gcc-arm-none-eabi, libnewlib-arm-none-eabi,
 # libstdc++-arm-none-eabi-newlib). Included by cortex-m4.cmake and cortex-m7.cmake, which set
-# TYPEFORMER_MCU_CPU_FLAGS and TYPEFORMER_MCU_BOARD first.
+# TYPEFORMER_MCU_CPU_FLAGS, TYPEFORMER_MCU_BOARD (the QEMU machine), TYPEFORMER_MCU_BOARD_TYPE
+# (the board's type in typeformer/deploy/board.hpp) and TYPEFORMER_MCU_CPU_HZ (SysTick's clock
+# under QEMU) first.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 set(CMAKE_C_COMPILER arm-none-eabi-gcc)
@@ -22,3 +24,6 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
 set(TYPEFORMER_MCU_BOARD "${TYPEFORMER_MCU_BOARD}" CACHE STRING "QEMU machine of the firmware tests")
+set(TYPEFORMER_MCU_BOARD_TYPE "${TYPEFORMER_MCU_BOARD_TYPE}" CACHE STRING
+    "The board's type (typeformer::deploy::<type>): the firmware's memory map and its checks")
+set(TYPEFORMER_MCU_CPU_HZ "${TYPEFORMER_MCU_CPU_HZ}" CACHE STRING "SysTick's clock under QEMU")

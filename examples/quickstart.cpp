@@ -10,7 +10,8 @@ struct cfg {  // DESIGN.md's "tiny" configuration: d_attn and d_mid are both 16
                                  d_attn = 16, d_mid = 16;
 };
 using gpt = tf::DTransformer<float, cfg>;  // Algorithm 10
-static_assert(tf::footprint<gpt>.inference_total < 256 * 1024, "fits a microcontroller's RAM");
+static_assert(tf::deploy::check<tf::deploy::nrf52840, gpt, tf::deploy::inference>(),
+              "fits a microcontroller: weights in its 1 MiB flash, the rest in its 256 KiB RAM");
 
 int main() {
     auto model = std::make_unique<gpt>();
@@ -24,6 +25,7 @@ int main() {
     X.resize_cols(3), Q.resize_cols(3);        // l_x: capacity 32, three tokens now
     tf::matmul(attn.W_q, X, Q);                // Q ← W_q X, all heads at once
     // tf::matmul(attn.W_v, X, Q);             ❌ H·d_mid is not H·d_attn: d_mid<16> vs d_attn<16>
-    std::printf("P(x[1] = 2 | x[0] = 1) = %.4f, footprint %zu bytes\n", P(2, 0),
-                tf::footprint<gpt>.inference_total);
+    constexpr auto fp = tf::footprint<gpt>.inference;  // weights in flash, the rest in RAM
+    std::printf("P(x[1] = 2 | x[0] = 1) = %.4f; flash %zu B, RAM %zu B\n", P(2, 0), fp.flash,
+                fp.ram_with_stack());
 }

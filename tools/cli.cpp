@@ -183,7 +183,8 @@ std::optional<int> parse(int argc, char** argv, train_cli& c) {
         ->type_name("PATH")
         ->capture_default_str();
     text_option(app, "--model", a.model,
-                "tiny, small or baby (DESIGN.md's configurations); resuming: the checkpoint's");
+                "tiny, small or baby (DESIGN.md's configurations), or f405 (the largest whose int8 "
+                "weights fit an STM32F405; byte tokens); resuming: the checkpoint's");
     text_option(app, "--tokenizer", a.tokenizer,
                 "byte (259 ids) or bpe (512 ids, trained on the text); resuming: the "
                 "checkpoint's");
@@ -213,7 +214,7 @@ std::optional<int> parse(int argc, char** argv, train_cli& c) {
         for (const auto* o : app.get_options())
             if (o->count() > 0)
                 a.given.insert(o->get_name());
-        a.model = member("--model", a.model, {"tiny", "small", "baby"});
+        a.model = member("--model", a.model, {"tiny", "small", "baby", "f405"});
         a.tokenizer = member("--tokenizer", a.tokenizer, {"byte", "bpe"});
         a.seconds = real("--seconds", seconds, {.lo = 0, .hi = 1e9});
         a.steps = count("--steps", steps, 0);
@@ -408,6 +409,9 @@ std::optional<int> parse(int argc, char** argv, export_header_cli& c) {
     text_option(app, "-o,--out", c.out, "the header to write", "FILE");
     text_option(app, "--name", c.name,
                 "the C++ name of the parameter object (an identifier, not a keyword)", "NAME");
+    app.add_flag("--q8", c.q8,
+                 "int8 weights (q8<Model>: int8 per output row, a float scale per row), quantized "
+                 "here: under a third of the float weights' flash");
     return finish(app, argc, argv, [&] {
         if (const std::string why = identifier_problem(c.name); !why.empty())
             throw usage_error("--name must be a C++ identifier that is not a keyword; '" + c.name +

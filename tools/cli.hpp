@@ -90,6 +90,7 @@ struct attention_cli {
 
 struct export_header_cli {
     std::string checkpoint, out = "weights.hpp", name = "weights";
+    bool q8 = false;  // int8 weights, quantized here
 };
 
 std::optional<int> parse(int argc, char** argv, train_cli& c);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -39,10 +40,25 @@ struct baby {
     static constexpr bool tied = true;
 };
 
+// The STM32F405's: the largest GPT whose int8 weights (typeformer-export-header --q8) and KV-cache
+// decoding fit the part's 1 MiB flash and 128 KiB SRAM, with byte tokens (BPE's 512 ids would
+// not fit the flash): 945,984 parameters, 995,456 B of int8 weights (docs/embedded.md).
+template <std::size_t NV>
+struct f405 {
+    static constexpr std::size_t N_V = NV, l_max = 32, L = 2, H = 6, d_e = 192, d_mlp = 768,
+                                 d_attn = 32, d_mid = 32;
+    static constexpr bool tied = true;
+};
+
 inline constexpr std::size_t bpe_vocab = 512;  // 256 bytes + 253 merges + mask, bos, eos
 
+// Every (model, tokenizer) preset: f405 has byte tokens only.
+inline constexpr std::pair<const char*, const char*> presets[] = {
+    {"tiny", "byte"}, {"tiny", "bpe"}, {"small", "byte"}, {"small", "bpe"},
+    {"baby", "byte"}, {"baby", "bpe"}, {"f405", "byte"}};
+
 // Calls f.template operator()<Model, Tokenizer>() for the preset `name` ("tiny", "small",
-// "baby") and tokenizer `tok` ("byte", "bpe").
+// "baby", "f405") and tokenizer `tok` ("byte", "bpe"; f405: byte only).
 template <class F>
 decltype(auto) run_preset(std::string_view name, std::string_view tok, F&& f) {
     namespace tk = typeformer::tokenize;
@@ -60,7 +76,16 @@ decltype(auto) run_preset(std::string_view name, std::string_view tok, F&& f) {
         return with.template operator()<small>();
     if (name == "baby")
         return with.template operator()<baby>();
-    throw std::invalid_argument("unknown model '" + std::string(name) + "' (tiny, small or baby)");
+    if (name == "f405") {  // one model type: its BPE form would not fit the part it is sized for
+        if (tok != "byte")
+            throw std::invalid_argument(
+                "the f405 preset takes byte tokens: with BPE's " + std::to_string(bpe_vocab) +
+                " ids its int8 weights would not fit the STM32F405's flash");
+        return f
+            .template operator()<DTransformer<float, f405<tk::byte_level::N_V>>, tk::byte_level>();
+    }
+    throw std::invalid_argument("unknown model '" + std::string(name) +
+                                "' (tiny, small, baby or f405)");
 }
 
 // The tokenizer a checkpoint's string describes.
@@ -126,20 +151,19 @@ inline checkpoint_info inspect_checkpoint(const std::string& path, bool for_trai
     info.model = metadata_value(info.md, key_model);
     info.tokenizer = metadata_value(info.md, key_tokenizer);
     if (info.model.empty() || info.tokenizer.empty())  // an older checkpoint: match the type
-        for (const char* model : {"tiny", "small", "baby"})
-            for (const char* tok : {"byte", "bpe"})
-                run_preset(model, tok, [&]<class Model, class Tokenizer>() {
-                    if (typeformer::io::detail::model_signature<Model>() == type)
-                        info.model = model, info.tokenizer = tok;
-                });
+        for (const auto& [model, tok] : presets)
+            run_preset(model, tok, [&]<class Model, class Tokenizer>() {
+                if (typeformer::io::detail::model_signature<Model>() == type)
+                    info.model = model, info.tokenizer = tok;
+            });
     bool known = false;
-    for (const char* model : {"tiny", "small", "baby"})
-        for (const char* tok : {"byte", "bpe"})
-            known = known || (info.model == model && info.tokenizer == tok);
+    for (const auto& [model, tok] : presets)
+        known = known || (info.model == model && info.tokenizer == tok);
     if (!known)
         throw std::runtime_error(path +
                                  " holds a model that is none of this tool's presets "
-                                 "(tiny, small or baby with byte or bpe tokens): " +
+                                 "(tiny, small or baby with byte or bpe tokens, f405 with byte "
+                                 "tokens): " +
                                  type);
     return info;
 }

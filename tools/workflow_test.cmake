@@ -2,7 +2,8 @@
 # checkpoint, a loss curve and a CSV whose held-out loss falls; training resumes from the
 # checkpoint; typeformer-generate continues a prompt from it; typeformer-attention draws its heads;
 # typeformer-tokenize round-trips text with bytes and with BPE; typeformer-export-header writes the
-# checkpoint as a firmware header with exactly its values; bad input fails with a message.
+# checkpoint as a firmware header with exactly its values, and with --q8 as int8 weights that the
+# STM32F405 firmware example (built for the host) generates with; bad input fails with a message.
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
@@ -77,11 +78,30 @@ endif()
 run(${EXPORT_HEADER} ${WORK}/run/model.ckpt -o ${WORK}/weights.hpp --name tiny_weights)
 expect_ok("typeformer-export-header")
 file(READ "${WORK}/weights.hpp" header)
-if(NOT header MATCHES "inline constexpr Model tiny_weights = ::typeformer::params_from<Model>")
+if(NOT header MATCHES "inline constexpr Model tiny_weights = {")
     message(FATAL_ERROR "weights.hpp holds no constexpr parameter object:\n${out}")
 endif()
 run(${PYTHON} ${EXPORT_HEADER_CHECK} ${WORK}/run/model.ckpt ${WORK}/weights.hpp)
 expect_ok("export_header_check.py")
+# ... and with int8 weights, quantized by the tool (docs/embedded.md's second command): each
+# weight within half a step of the checkpoint's; then the STM32F405 firmware example that
+# generates with such a header, built for the host with it, runs and generates.
+run(${EXPORT_HEADER} ${WORK}/run/model.ckpt -o ${WORK}/weights_q8.hpp --q8)
+expect_ok("typeformer-export-header --q8")
+run(${PYTHON} ${EXPORT_HEADER_CHECK} ${WORK}/run/model.ckpt ${WORK}/weights_q8.hpp --q8)
+expect_ok("export_header_check.py --q8")
+run(${CXX} -std=c++20 -O1 -DNDEBUG -I${SOURCE_DIR}/include -I${SOURCE_DIR}/examples/firmware
+    -DTYPEFORMER_BOARD_TYPE=netduinoplus2 "-DTYPEFORMER_FIRMWARE_WEIGHTS=\"${WORK}/weights_q8.hpp\""
+    -DTYPEFORMER_FIRMWARE_LARGEST=0 ${SOURCE_DIR}/examples/firmware/gpt_generate.cpp
+    ${SOURCE_DIR}/examples/firmware/board/host.cpp -o ${WORK}/gpt_generate)
+expect_ok("building gpt_generate with the --q8 header")
+run(${WORK}/gpt_generate)
+expect_ok("gpt_generate")
+string(REGEX MATCHALL "\ntoken [0-9]+" tokens "\n${out}")
+list(LENGTH tokens generated)
+if(NOT generated EQUAL 20 OR NOT out MATCHES "info parameters 34784")  # l_max 32 − 12 prompt bytes
+    message(FATAL_ERROR "gpt_generate generated ${generated} tokens, expected 20:\n${out}")
+endif()
 
 # A checkpoint that cannot be used is reported with the reader's own reason: a missing file, a
 # checkpoint cut inside its header (3000 bytes); a valid safetensors file (one F32 tensor, written

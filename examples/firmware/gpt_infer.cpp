@@ -9,20 +9,23 @@
 
 using firmware::gpt;
 namespace tf = typeformer;
+namespace dp = tf::deploy;
+
+// The deployment, checked against the board by the compiler: the weights in flash, the KV cache
+// in the main RAM, the default stack in the board's stack region (the CCM on the STM32F405).
+using plan = decltype(dp::check<board::type, gpt, dp::decoding>());
+TYPEFORMER_BOARD_STACK(plan::bytes_of<dp::buffer::stack>);
 
 // Weights: constant-initialised, so in .rodata (flash); the test reads the section from the ELF.
 const gpt& theta = tiny_trained<gpt>;
 constinit tf::kv_cache<gpt> cache{};
-constinit tf::sampling_scratch<float, firmware::tiny::N_V> scratch{};
-
-constexpr auto fp = tf::footprint<gpt>;
-static_assert(fp.parameters <= board::flash_bytes, "the weights fit the board's flash");
-static_assert(fp.kv_cache + board::stack_bytes <= board::ram_bytes,
-              "KV-cache decoding fits the board's RAM");
 
 int main() {
-    board::print("info footprint_parameters_bytes", fp.parameters);
-    board::print("info footprint_kv_cache_bytes", fp.kv_cache);
-    board::print("info footprint_decoding_total_bytes", fp.decoding_total);
-    return firmware::generate_greedy(theta, cache, scratch);
+    if (!board::placed<plan, dp::buffer::weights>(theta) ||
+        !board::placed<plan, dp::buffer::kv_cache>(cache) || !board::stack_placed<plan>())
+        return 1;
+    board::print_deployment<plan>();
+    tf::token prompt[firmware::tiny::l_max];
+    const std::size_t n = firmware::encode("the license ", prompt);
+    return firmware::generate_greedy(theta, cache, std::span<const tf::token>(prompt, n), 16);
 }

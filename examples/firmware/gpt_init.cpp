@@ -15,6 +15,17 @@
 
 using firmware::gpt;
 namespace tf = typeformer;
+namespace dp = tf::deploy;
+
+// A use of the program's own: initialising θ in RAM (no workspace). A use is a tag and the list of
+// the buffers it needs (deploy/use.hpp); the board check is then the library's.
+struct initialisation {};
+template <class Model>
+struct dp::use_buffers<initialisation, Model> {
+    using type = dp::type_list<dp::need<dp::buffer::weights, sizeof(Model), true>>;
+};
+using plan = decltype(dp::check<board::type, gpt, initialisation>());
+TYPEFORMER_BOARD_STACK(plan::bytes_of<dp::buffer::stack>);
 
 constinit gpt theta{};
 
@@ -34,6 +45,9 @@ std::uint64_t hash_bits(const gpt& m) {  // FNV-1a over every parameter's bits, 
 }  // namespace
 
 int main() {
+    if (!board::placed<plan, dp::buffer::weights>(theta) || !board::stack_placed<plan>())
+        return 1;
+    board::print_deployment<plan>();
     std::uint64_t i0 = board::instructions();
 #if INIT_FLOAT
     tf::init_float(theta, 1);

@@ -8,6 +8,8 @@
 
 #include "board/board.hpp"
 
+TYPEFORMER_BOARD_STACK(2048);
+
 int main() {
     board::print("selftest", SELFTEST_MODE);
     if constexpr (SELFTEST_MODE == 1)

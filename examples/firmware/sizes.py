@@ -18,7 +18,7 @@ import sys
 
 FLASH = (".text", ".rodata", ".ARM.exidx", ".init_array", ".preinit_array", ".fini_array",
          ".data")  # .data's initial values are stored in flash
-RAM = (".data", ".bss")
+RAM = (".data", ".bss", ".ram2")  # .ram2: the second RAM region's objects (the STM32F405's CCM)
 
 
 def sections(size, elf):
@@ -67,6 +67,7 @@ code = flash - baseline - weights
 ram = sum(fw.get(k, 0) for k in RAM)
 print(f"flash {flash} B = baseline {baseline} B (board, newlib) + weights {weights} B + "
       f"library and program {code} B; RAM {ram} B (.data {fw.get('.data', 0)} + "
-      f".bss {fw.get('.bss', 0)}), plus the stack (its high-water mark: the run's output)")
+      f".bss {fw.get('.bss', 0)} + .ram2 {fw.get('.ram2', 0)}), plus the declared stack "
+      f"{fw.get('.stack', 0)} B (its high-water mark: the run's output)")
 if a.max_code_bytes is not None and code > a.max_code_bytes:
     sys.exit(f"FAIL: library and program take {code} B of flash, more than {a.max_code_bytes}")

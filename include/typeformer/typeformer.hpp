@@ -59,3 +59,10 @@
 #include "train/schedule.hpp"
 #include "train/sgd.hpp"
 #include "train/training.hpp"
+
+// deploy/: boards as types, deployments (model × use × placement × board) checked by the
+// compiler, and the signature check of exported weights
+#include "deploy/board.hpp"
+#include "deploy/deployment.hpp"
+#include "deploy/exported.hpp"
+#include "deploy/use.hpp"

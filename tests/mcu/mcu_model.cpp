@@ -11,7 +11,8 @@ struct tiny {
 };
 using gpt = tf::DTransformer<float, tiny>;
 static_assert(TYPEFORMER_SIMD == 0, "a Cortex-M4 build takes the scalar kernels");
-static_assert(tf::footprint<gpt>.inference_total < 256 * 1024, "fits 256 KiB of RAM");
+static_assert(tf::deploy::fits<tf::deploy::nrf52840, gpt, tf::deploy::inference>,
+              "fits an nRF52840");
 
 constinit gpt model{};
 constinit gpt grads{};

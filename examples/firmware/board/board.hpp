@@ -7,6 +7,18 @@
 //   board::print(...)           a line of words, unsigned integers and floats; floats are printed
 //                               as their IEEE-754 bits in hex, so nothing is lost and no printf
 //                               (which would drag in the heap and soft-float double) is needed
+//   board::type                 the board as a type (typeformer/deploy/board.hpp), chosen by the
+//                               build (TYPEFORMER_BOARD_TYPE): what the programs' deployments are
+//                               checked against, on the device and on the host alike
+//   TYPEFORMER_BOARD_STACK(n)   the program's stack, n bytes in the board's stack region (its
+//                               deployment's declared stack); the device fails a run whose stack
+//                               outgrows it
+//   TYPEFORMER_BOARD_RAM2       an object in the second RAM region (the STM32F405's CCM)
+//   board::print_deployment<Plan>()   what Plan puts in each region (info lines)
+//   board::placed<Plan, Buffer>(object), board::stack_placed<Plan>()
+//                               the object (the stack) is where the deployment Plan puts it: in
+//                               its region's address range, and the stack of Plan's size (device;
+//                               true on the host). A misplaced one prints FAIL and is false.
 //
 // A program is `int main()`; its status is the run's exit status (QEMU's, on the device).
 #pragma once
@@ -15,12 +27,23 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <type_traits>
+
+#include <typeformer/deploy/board.hpp>
+
+namespace typeformer::deploy::buffer {
+struct stack;
+}  // namespace typeformer::deploy::buffer
 
 namespace board {
 
+using type = typeformer::deploy::TYPEFORMER_BOARD_TYPE;
+
 void write(const char* s, std::size_t n);
 std::uint64_t instructions();
+// The stack's bytes (the device's linker-placed stack; empty on the host).
+std::span<const std::byte> stack_area();
 
 namespace detail {
 
@@ -63,14 +86,60 @@ void print(const Args&... args) {
     write("\n", 1);
 }
 
+// The object at p, n bytes, is in the region where Plan puts Buffer.
+template <class Plan, class Buffer>
+bool placed_bytes(const void* p, std::size_t n) {
+    using B = typename Plan::board_type;
+    constexpr std::size_t r = Plan::template region_of<Buffer>;
+    static_assert(r < B::region_count, "board::placed: the deployment has no such buffer");
+#if defined(__arm__)
+    const auto address = reinterpret_cast<std::uintptr_t>(p);
+    if (B::info[r].contains(address, n))
+        return true;
+    print("FAIL placement: an object of", n, "bytes at", static_cast<std::uint64_t>(address),
+          "is not in", B::labels[r]);
+    return false;
+#else
+    (void)p, (void)n;
+    return true;
+#endif
+}
+
+template <class Plan, class Buffer, class T>
+bool placed(const T& object) {
+    return placed_bytes<Plan, Buffer>(&object, sizeof object);
+}
+
+// One info line per region: what the deployment Plan puts in it, of its size.
+template <class Plan>
+void print_deployment() {
+    using B = typename Plan::board_type;
+    for (std::size_t r = 0; r < B::region_count; ++r)
+        print("info deployment", B::labels[r], "bytes", Plan::used(r), "of", B::info[r].bytes);
+}
+
+template <class Plan>
+bool stack_placed() {
+    using stack = typeformer::deploy::buffer::stack;
+    const auto s = stack_area();
+#if defined(__arm__)
+    if (s.size() != Plan::template bytes_of<stack>) {
+        print("FAIL placement: the stack has", s.size(), "bytes, the deployment declares",
+              Plan::template bytes_of<stack>);
+        return false;
+    }
+#endif
+    return placed_bytes<Plan, stack>(s.data(), s.size());
+}
+
 }  // namespace board
 
-namespace board {
-
-// The MPS2 boards' memories as mps2.ld lays them out: what a program's static_asserts compare
-// its footprint with.
-inline constexpr std::size_t flash_bytes = std::size_t{4} << 20;
-inline constexpr std::size_t ram_bytes = std::size_t{4} << 20;
-inline constexpr std::size_t stack_bytes = std::size_t{64} << 10;  // STACK_SIZE in mps2.ld
-
-}  // namespace board
+#if defined(__arm__)
+#define TYPEFORMER_BOARD_STACK(bytes)              \
+    extern "C" unsigned char board_stack[(bytes)]; \
+    [[gnu::section(".stack"), gnu::used]] alignas(8) unsigned char board_stack[(bytes)]
+#define TYPEFORMER_BOARD_RAM2 [[gnu::section(".ram2")]]
+#else
+#define TYPEFORMER_BOARD_STACK(bytes) static_assert((bytes) > 0, "a stack of some bytes")
+#define TYPEFORMER_BOARD_RAM2
+#endif

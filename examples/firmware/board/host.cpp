@@ -12,5 +12,8 @@ void write(const char* s, std::size_t n) {
 std::uint64_t instructions() {
     return 0;
 }
+std::span<const std::byte> stack_area() {
+    return {};
+}
 
 }  // namespace board

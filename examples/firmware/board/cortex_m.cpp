@@ -1,15 +1,20 @@
-// Minimal board support for QEMU's MPS2 boards (mps2-an386: Cortex-M4F, mps2-an500: Cortex-M7):
-// the vector table, the reset handler, fault handlers, the console and exit through semihosting,
-// a stack high-water mark, an instruction counter, and a heap that traps.
+// Minimal board support for a Cortex-M4/M7 under QEMU: the MPS2 boards (mps2-an386: Cortex-M4F,
+// mps2-an500: Cortex-M7) and the STM32F405 (netduinoplus2, Cortex-M4F): the vector table, the
+// reset handler, fault handlers, the console and exit through semihosting, a stack high-water
+// mark, an instruction counter, and a heap that traps. Nothing here is board-specific but the
+// core clock (TYPEFORMER_BOARD_CPU_HZ); the memory map is the linker script's (sections.ld and
+// the memory.ld written from the board's type).
 //
 // Semihosting is three calls made here directly (BKPT 0xAB): SYS_WRITE0 for the console and
 // SYS_EXIT_EXTENDED for the exit status. newlib's rdimon was the first choice, but its exit in
 // Debian 12's newlib probes for the extended exit through a ":semihosting-features" file and,
 // under QEMU 7.2, falls back to the plain SYS_EXIT, whose status QEMU reports as 0 or 1 only.
 //
-// Reset: enable the FPU (CPACR) before any float instruction can run, copy .data from flash,
-// zero .bss, paint the stack, run the static constructors, then exit(main()). Exit prints the
-// stack's high-water mark and leaves through semihosting, so QEMU's exit status is main's.
+// Reset: enable the FPU (CPACR) before any float instruction can run, point VTOR at the vector
+// table (the STM32F405 boots from its flash aliased at 0), copy .data from flash, zero .bss and
+// .ram2, paint the stack, run the static constructors, then exit(main()). Exit prints the stack's
+// high-water mark and leaves through semihosting, so QEMU's exit status is main's; a stack used
+// to its last word (the program's declared stack was too small: TYPEFORMER_BOARD_STACK) exits 6.
 // A fault prints its name and registers and exits with 3; any use of the heap exits with 4.
 #include <cstddef>
 #include <cstdint>
@@ -22,8 +27,10 @@ extern "C" {
 void __libc_init_array(void);
 // The linker script's symbols.
 extern std::uint32_t __data_start[], __data_end[], __data_load[], __bss_start[], __bss_end[],
-    __stack_limit[], __stack_top[];
+    __ram2_start[], __ram2_end[], __stack_limit[], __stack_top[];
 int main();
+using handler = void (*)();
+extern const handler vector_table[16];  // below: the initial SP, then the system handlers
 // __libc_init_array calls these; crti/crtn are not linked (-nostartfiles).
 void _init(void) {}
 void _fini(void) {}
@@ -54,9 +61,9 @@ constexpr std::uint32_t paint = 0xC0FFEE11u;
 volatile std::uint32_t& reg(std::uintptr_t address) {
     return *reinterpret_cast<volatile std::uint32_t*>(address);
 }
-constexpr std::uintptr_t CPACR = 0xE000ED88, SHCSR = 0xE000ED24, CFSR = 0xE000ED28,
-                         HFSR = 0xE000ED2C, SYST_CSR = 0xE000E010, SYST_RVR = 0xE000E014,
-                         SYST_CVR = 0xE000E018;
+constexpr std::uintptr_t CPACR = 0xE000ED88, VTOR = 0xE000ED08, SHCSR = 0xE000ED24,
+                         CFSR = 0xE000ED28, HFSR = 0xE000ED2C, SYST_CSR = 0xE000E010,
+                         SYST_RVR = 0xE000E014, SYST_CVR = 0xE000E018;
 
 volatile std::uint32_t systick_wraps = 0;
 
@@ -69,7 +76,13 @@ std::size_t stack_high_water() {  // bytes of the stack ever written since reset
 }
 
 [[noreturn]] void finish(int status) {
-    board::print("info stack_high_water_bytes", stack_high_water());
+    const std::size_t used = stack_high_water();
+    board::print("info stack_high_water_bytes", used);
+    if (__stack_limit[0] != paint) {  // its last word written: it may have run past its end
+        board::print("FAIL stack: the program used all", used,
+                     "bytes of its stack (TYPEFORMER_BOARD_STACK)");
+        semihosting_exit(6);
+    }
     board::print("info exit", static_cast<unsigned>(status));
     semihosting_exit(status);  // QEMU exits with `status`
 }
@@ -87,11 +100,14 @@ extern "C" [[noreturn]] void reset_c() {
         *dst++ = *src++;
     for (std::uint32_t* dst = __bss_start; dst < __bss_end;)
         *dst++ = 0;
+    for (std::uint32_t* dst = __ram2_start; dst < __ram2_end;)
+        *dst++ = 0;
     // Paint the stack below this frame (a margin of 256 bytes keeps clear of it).
     std::uint32_t* sp;
     asm volatile("mov %0, sp" : "=r"(sp));
     for (std::uint32_t* p = __stack_limit; p < sp - 64; ++p)
         *p = paint;
+    reg(VTOR) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(vector_table));
     reg(SHCSR) |= (1u << 16) | (1u << 17) | (1u << 18);  // MemManage, BusFault, UsageFault on
     // SysTick counts the core clock, which under QEMU's -icount shift=0 advances one tick per
     // retired instruction scaled by the clock: see board::instructions().
@@ -145,7 +161,6 @@ extern "C" [[noreturn]] void Default_Handler() {
 
 // Vector table: initial SP, then the system handlers (ARMv7-M B1.5.2). No device interrupt is
 // enabled, so the table stops after SysTick.
-using handler = void (*)();
 extern "C" [[gnu::section(".isr_vector"), gnu::used]] const handler vector_table[16] = {
     reinterpret_cast<handler>(__stack_top),
     Reset_Handler,
@@ -179,8 +194,9 @@ void write(const char* s, std::size_t n) {  // SYS_WRITE0 takes a NUL-terminated
 }
 
 // Under -icount shift=0 every instruction advances QEMU's virtual clock by 1 ns, and SysTick
-// counts the core clock (TYPEFORMER_BOARD_CPU_HZ in virtual time), so instructions = ticks ·
-// 10⁹ / f. The resolution is one tick (10⁹ / f instructions).
+// counts the core clock (TYPEFORMER_BOARD_CPU_HZ in virtual time: 25 MHz on QEMU's MPS2 boards,
+// 168 MHz on its netduinoplus2), so instructions = ticks · 10⁹ / f. The resolution is one tick
+// (40 instructions on the MPS2 boards, 6 on the STM32F405).
 std::uint64_t instructions() {
     std::uint32_t wraps, cvr;
     do {
@@ -188,7 +204,13 @@ std::uint64_t instructions() {
         cvr = reg(SYST_CVR);
     } while (wraps != systick_wraps);
     const std::uint64_t ticks = (std::uint64_t{wraps} << 24) + (0xFFFFFFu - cvr);
-    return ticks * (1000000000ull / TYPEFORMER_BOARD_CPU_HZ);
+    return ticks * 1000000000ull / TYPEFORMER_BOARD_CPU_HZ;
+}
+
+std::span<const std::byte> stack_area() {
+    return {reinterpret_cast<const std::byte*>(__stack_limit),
+            static_cast<std::size_t>(reinterpret_cast<const char*>(__stack_top) -
+                                     reinterpret_cast<const char*>(__stack_limit))};
 }
 
 }  // namespace board
