@@ -11,7 +11,7 @@
 //                        point (initialised on the host: the device needs no double-precision
 //                        sampler)
 //   f405_q8.hpp          with `f405`: weights<q8<DTransformer<float, f405>>>, the largest int8
-//                        GPT of the STM32F405 (f405.hpp), 500 Adam steps (lr 1e-3, ~4 s) on the
+//                        GPT of the STM32F405 (grid.hpp), 500 Adam steps (lr 1e-3, ~4 s) on the
 //                        text's bytes, exported as typeformer-export-header --q8 writes a
 //                        checkpoint (gpt_generate)
 #include <cstdio>
@@ -24,7 +24,7 @@
 
 #include <typeformer/io/export_header.hpp>
 
-#include "f405.hpp"
+#include "grid.hpp"
 #include "tiny.hpp"
 
 using firmware::gpt;

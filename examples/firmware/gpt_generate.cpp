@@ -1,12 +1,12 @@
-// Firmware: greedy generation with the largest int8 GPT the STM32F405 holds (f405.hpp: 945,984
+// Firmware: greedy generation with the largest int8 GPT the STM32F405 holds (grid.hpp's f405: 945,984
 // parameters, 995,456 B of int8 weights in its 1 MiB of flash; the float KV cache in its 128 KiB
 // SRAM, the stack in its CCM), or with any header of typeformer-export-header --q8 (the CMake
 // cache variable TYPEFORMER_FIRMWARE_WEIGHTS: docs/embedded.md's two commands). The header names
 // its model type, weights_type; the prompt is bytes (byte tokens, or BPE's first 256 ids). The
 // host build prints what the device must match.
 #include "board/board.hpp"
-#include "f405.hpp"
 #include "greedy.hpp"
+#include "grid.hpp"
 #include TYPEFORMER_FIRMWARE_WEIGHTS
 
 namespace tf = typeformer;
@@ -22,19 +22,19 @@ const model& theta = weights<model>;
 constinit tf::kv_cache<model> cache{};
 
 #if TYPEFORMER_FIRMWARE_LARGEST
-// f405.hpp's model is the largest of its grid (d_e a multiple of 32, heads of 32, d_mlp = 4·d_e,
+// grid.hpp's f405 is the largest of its grid (d_e a multiple of 32, heads of 32, d_mlp = 4·d_e,
 // l_max 32, byte tokens) on the STM32F405: one more layer, or 32 more d_e, does not fit.
 static_assert(std::is_same_v<model, tf::q8<tf::DTransformer<float, weights_config>>> &&
               weights_config::d_e == firmware::f405::d_e && weights_config::L == firmware::f405::L);
 template <std::size_t E, std::size_t L>
-using f405_q8 = tf::q8<tf::DTransformer<float, firmware::f405_shape<E, L>>>;
+using f405_q8 = tf::q8<tf::DTransformer<float, firmware::grid<E, L>>>;
 static_assert(dp::fits<dp::stm32f405, f405_q8<192, 2>, dp::decoding>);
 static_assert(!dp::fits<dp::stm32f405, f405_q8<192, 3>, dp::decoding>);
 static_assert(!dp::fits<dp::stm32f405, f405_q8<224, 2>, dp::decoding>);
 static_assert(!dp::fits<dp::stm32f405, f405_q8<256, 2>, dp::decoding>);
 static_assert(!dp::fits<dp::stm32f405, f405_q8<160, 3>, dp::decoding>);
-static_assert(tf::parameter_count<tf::DTransformer<float, firmware::f405_shape<192, 2>>> >
-              tf::parameter_count<tf::DTransformer<float, firmware::f405_shape<256, 1>>>);
+static_assert(tf::parameter_count<tf::DTransformer<float, firmware::grid<192, 2>>> >
+              tf::parameter_count<tf::DTransformer<float, firmware::grid<256, 1>>>);
 #endif
 
 // The parameters of a model, or of the float model an int8 one stands for.

@@ -15,17 +15,12 @@
 // remove).
 #include "board/board.hpp"
 #include "greedy.hpp"
+#include "grid.hpp"
 
 namespace tf = typeformer;
 namespace dp = tf::deploy;
 
-template <std::size_t E, std::size_t Layers>
-struct grid {
-    static constexpr std::size_t N_V = 259, l_max = 32, L = Layers, d_attn = E < 32 ? E : 32,
-                                 H = E / d_attn, d_e = E, d_mlp = 4 * E, d_mid = d_attn;
-    static constexpr bool tied = true;
-};
-using gpt = tf::DTransformer<float, grid<MEASURE_E, MEASURE_L>>;
+using gpt = tf::DTransformer<float, firmware::grid<MEASURE_E, MEASURE_L>>;
 using model = std::conditional_t<MEASURE_USE == 3, tf::q8<gpt>, gpt>;
 using use =
     std::conditional_t<MEASURE_USE == 0 || MEASURE_USE == 3, dp::decoding,

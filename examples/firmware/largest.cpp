@@ -16,17 +16,13 @@
 
 #include <typeformer/typeformer.hpp>
 
+#include "grid.hpp"
+
 namespace tf = typeformer;
 namespace dp = tf::deploy;
 
-template <std::size_t E, std::size_t Layers>
-struct grid {
-    static constexpr std::size_t N_V = 259, l_max = 32, L = Layers, d_attn = E < 32 ? E : 32,
-                                 H = E / d_attn, d_e = E, d_mlp = 4 * E, d_mid = d_attn;
-    static constexpr bool tied = true;
-};
 template <std::size_t E, std::size_t L>
-using gpt = tf::DTransformer<float, grid<E, L>>;
+using gpt = tf::DTransformer<float, firmware::grid<E, L>>;
 
 struct best {
     std::size_t d_e = 0, L = 0, parameters = 0;
