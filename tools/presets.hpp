@@ -141,7 +141,7 @@ inline checkpoint_info inspect_checkpoint(const std::string& path, bool for_trai
             path + " is not a readable checkpoint: " +
             (colon == std::string::npos ? r.message : r.message.substr(colon + 3)));
     }
-    const std::string type = metadata_value(info.md, "typeformer.model");
+    const std::string type = io::model_type(info.md);  // signature.hpp's entries, or an old line
     const bool training = !metadata_value(info.md, "typeformer.checkpoint").empty();
     if (type.empty() || (for_training && !training))
         throw std::runtime_error(

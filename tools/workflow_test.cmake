@@ -119,7 +119,7 @@ execute_process(COMMAND ${PYTHON} -c
                 ${WORK}/run/model.ckpt ${WORK}/cut.ckpt RESULT_VARIABLE rc)
 expect_ok("truncating the checkpoint")
 expect_refused("a truncated checkpoint" ${WORK}/cut.ckpt
-               "cut.ckpt is not a readable checkpoint: the file ends inside its header")
+               "cut.ckpt is not a readable checkpoint: header length [0-9]+ is larger than the file's [0-9]+ bytes")
 set(write_st "import json, struct, sys
 h = {'x': {'dtype': 'F32', 'shape': [1], 'data_offsets': [0, 4]}}
 if len(sys.argv) > 2:

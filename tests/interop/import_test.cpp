@@ -1,7 +1,10 @@
-// Importers (io/import.hpp): nanoGPT and Hugging Face GPT-2 checkpoints written by gpt_ref.py
-// (the models' public definitions in PyTorch, random weights) give PyTorch's logits here.
-#include <cmath>
-#include <cstdlib>
+// Importers (io/import.hpp): nanoGPT checkpoints as train.py writes them (ckpt.pt, compiled or
+// not, bias or not, tied or not) converted by tools/typeformer_torch.py from-nanogpt, and Hugging
+// Face GPT-2's model.safetensors + config.json, all written by gpt_ref.py from the models' public
+// definitions with random weights, give PyTorch's logits here. What the tensors cannot say (H, ε,
+// the GELU form) is checked against model_args / config.json, and refused with the difference.
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,10 +14,13 @@
 #include <typeformer/io/import.hpp>
 #include <typeformer/typeformer.hpp>
 
-#include "support/oracle.hpp"
-#include "support/paths.hpp"
+#include "interop.hpp"
 
 namespace tf = typeformer;
+namespace tio = typeformer::io;
+using interop::contains;
+using interop::python;
+using interop::scratch;
 
 namespace {
 
@@ -25,12 +31,20 @@ struct nano_cfg {
                                  d_attn = 8, d_mid = 8;
     static constexpr bool tied = true;
 };
-struct nano_untied_cfg {
-    static constexpr std::size_t N_V = 50, l_max = 16, L = 2, H = 2, d_e = 16, d_mlp = 64,
-                                 d_attn = 8, d_mid = 8;
+struct nano_untied_cfg : nano_cfg {
+    static constexpr bool tied = false;
+};
+struct four_heads_cfg : nano_cfg {  // the same tensors' shapes as two heads of 8
+    static constexpr std::size_t H = 4, d_attn = 4, d_mid = 4;
 };
 struct hf_cfg : nano_cfg {
     static constexpr auto gelu = tf::gelu_kind::tanh;
+};
+struct hf_erf_untied_cfg : nano_cfg {  // activation_function "gelu", layer_norm_epsilon 1e-6
+    static constexpr bool tied = false;
+    static constexpr double eps = 1e-6;
+};
+struct erf_cfg : hf_erf_untied_cfg {
     static constexpr double eps = 1e-5;
 };
 struct wrong_vocab_cfg : nano_cfg {
@@ -38,6 +52,12 @@ struct wrong_vocab_cfg : nano_cfg {
 };
 struct one_layer_cfg : nano_cfg {
     static constexpr std::size_t L = 1;
+};
+struct hf_vocab : wrong_vocab_cfg {
+    static constexpr auto gelu = tf::gelu_kind::tanh;
+};
+struct hf_one : one_layer_cfg {
+    static constexpr auto gelu = tf::gelu_kind::tanh;
 };
 
 // GPT-2 small's importer instantiates (docs/interop.md's config); running it needs the real file.
@@ -49,46 +69,9 @@ struct gpt2_small {
     static constexpr double eps = 1e-5;
 };
 [[maybe_unused]] constexpr auto import_gpt2_small =
-    &tf::io::try_import_hf_gpt2<tf::DTransformer<float, gpt2_small>>;
+    &tio::try_import_hf_gpt2<tf::DTransformer<float, gpt2_small>>;
 
 const std::vector<tf::token> prompt = {3, 17, 42, 0, 49, 8, 8, 23, 11, 5, 30};
-
-// Runs gpt_ref.py: writes <name>.safetensors and returns its logits [T, N_V].
-std::vector<double> make_reference(const std::string& layout, bool bias, const std::string& file) {
-    const std::string logits = file + ".tfx";
-    std::string cmd = typeformer::testing::path_string(TYPEFORMER_PYTHON) + " " +
-                      typeformer::testing::path_string(TYPEFORMER_TEST_SOURCE_DIR) +
-                      "/gpt_ref.py " + layout + (bias ? " 1" : " 0") + " 7 " + file + " " + logits;
-    for (auto t : prompt)
-        cmd += " " + std::to_string(t);
-    if (std::system(cmd.c_str()) != 0)
-        throw std::runtime_error("oracle failed: " + cmd);
-    return tf::testing::read_bundle(logits).at("logits").data;
-}
-
-std::string scratch(const std::string& name) {
-    // Not string + "/" + name: GCC 12 -Warray-bounds flags that inlined chain (PR 105651).
-    std::string path = typeformer::testing::path_string(TYPEFORMER_TEST_BINARY_DIR);
-    path += '/';
-    path += name;
-    return path;
-}
-
-template <class Model>
-void expect_logits(const Model& model, const std::vector<double>& ref) {
-    auto ws = std::make_unique<tf::inference_workspace<Model>>();
-    const auto out = tf::logits(model, prompt, *ws);
-    ASSERT_EQ(ref.size(), prompt.size() * Model::traits::N_V::size);
-    int bad = 0;
-    for (std::size_t t = 0; t < prompt.size(); ++t)
-        for (std::size_t i = 0; i < Model::traits::N_V::size; ++i) {
-            const double want = ref[t * Model::traits::N_V::size + i];
-            const double got = out(i, t);
-            if (!(std::abs(got - want) <= 1e-4 + 1e-4 * std::abs(want)) && bad++ < 5)
-                ADD_FAILURE() << "logit (" << i << ", " << t << "): " << got << " vs " << want;
-        }
-    EXPECT_EQ(bad, 0);
-}
 
 template <class Cfg>
 auto make_model() {
@@ -97,76 +80,192 @@ auto make_model() {
     return m;
 }
 
-TEST(Import, NanoGptWithBiasesMatchesPyTorch) {
-    const auto file = scratch("nano_bias.safetensors");
-    const auto ref = make_reference("nanogpt", true, file);
-    auto m = make_model<nano_cfg>();
-    tf::io::import_nanogpt(*m, file);
-    expect_logits(*m, ref);
-    auto u = make_model<nano_untied_cfg>();  // W_u from lm_head.weight
-    tf::io::import_nanogpt(*u, file);
-    expect_logits(*u, ref);
+// train.py's ckpt.pt (gpt_ref.py) → `typeformer_torch.py from-nanogpt` → <name>.safetensors;
+// returns PyTorch's logits.
+std::vector<double> nanogpt_file(const std::string& name, bool bias, bool compiled, bool tied,
+                                 int n_head = 2) {
+    const std::string ckpt = scratch(name + ".pt"), logits = scratch(name + ".tfx");
+    python("gpt_ref.py", "nanogpt-ckpt " + std::string(bias ? "1 " : "0 ") + "7 " +
+                             (compiled ? "1 " : "0 ") + (tied ? "1 " : "0 ") + ckpt + " " + logits +
+                             " " + std::to_string(n_head) + interop::ids(prompt));
+    python("bridge", "from-nanogpt " + ckpt + " " + scratch(name + ".safetensors"));
+    return interop::logits_file(logits);
 }
 
-TEST(Import, NanoGptWithoutBiasesZeroesThem) {
-    const auto file = scratch("nano_nobias.safetensors");
-    const auto ref = make_reference("nanogpt", false, file);
-    auto m = make_model<nano_cfg>();  // init leaves nonzero γ; β, b are zeroed by the import
-    tf::for_each_param(*m, [](const tf::param_name&, auto& p) {
-        for (std::size_t k = 0; k < sizeof(p.elems) / sizeof(p.elems[0]); ++k)
-            p.data()[k] = 0.25f;
-    });
-    tf::io::import_nanogpt(*m, file);
-    EXPECT_EQ(m->layers[1].attn.b_v.data()[3], 0.0f);
-    EXPECT_EQ(m->ln_f.beta.data()[0], 0.0f);
-    expect_logits(*m, ref);
+// Hugging Face's model.safetensors + config.json in the folder <name>; PyTorch's logits.
+std::vector<double> hf_files(const std::string& name, const std::string& activation = "gelu_new",
+                             const std::string& eps = "1e-5", bool tied = true) {
+    const std::string dir = scratch(name), logits = scratch(name + ".tfx");
+    python("gpt_ref.py", "hf 7 " + dir + " " + logits + " " + activation + " " + eps +
+                             (tied ? " 1" : " 0") + interop::ids(prompt));
+    return interop::logits_file(logits);
 }
 
-TEST(Import, HuggingFaceGpt2MatchesPyTorch) {
-    const auto file = scratch("hf.safetensors");
-    const auto ref = make_reference("hf", true, file);
-    auto m = make_model<hf_cfg>();
-    tf::io::import_hf_gpt2(*m, file);
-    expect_logits(*m, ref);
-}
-
+// A refused import: the status, the message, and the model bit-identical.
 template <bool HF, class Model>
-std::string import_error(Model& m, const std::string& file) {
+tio::result refused(Model& m, const std::string& file, const tio::import_options& opt = {}) {
     auto before = std::make_unique<Model>();
     tf::copy_params(m, *before);
-    tf::io::result r;
+    tio::result r;
     if constexpr (HF)
-        r = tf::io::try_import_hf_gpt2(m, file);
+        r = tio::try_import_hf_gpt2(m, file, opt);
     else
-        r = tf::io::try_import_nanogpt(m, file);
+        r = tio::try_import_nanogpt(m, file, opt);
     EXPECT_FALSE(r.ok());
     EXPECT_TRUE(tf::bit_equal(m, *before)) << "a failed import changed the model";
-    return r.message;
+    return r;
 }
 
-TEST(Import, MismatchNamesTheTensorAndBothShapes) {
-    const auto nano = scratch("nano_err.safetensors");
-    make_reference("nanogpt", true, nano);
-    auto v = make_model<wrong_vocab_cfg>();
-    const std::string msg = import_error<false>(*v, nano);
-    EXPECT_NE(msg.find("transformer.wte.weight"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("[50, 16]"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("[51, 16]"), std::string::npos) << msg;
+TEST(Import, NanoGptCheckpointsFromTrainPyConvertAndMatchPyTorch) {
+    // compiled (train.py's default) with biases; not compiled without biases; an untied fork
+    for (const auto& [name, bias, compiled, tied] :
+         {std::tuple{"nano_compiled", true, true, true},
+          std::tuple{"nano_nobias", false, false, true},
+          std::tuple{"nano_untied", true, true, false}}) {
+        const auto ref = nanogpt_file(name, bias, compiled, tied);
+        const std::string file = scratch(std::string(name) + ".safetensors");
+        if (tied) {
+            auto m = make_model<nano_cfg>();  // init leaves nonzero γ; β, b are zeroed if absent
+            tf::for_each_param(*m, [](const tf::param_name&, auto& p) {
+                for (std::size_t k = 0; k < sizeof(p.elems) / sizeof(p.elems[0]); ++k)
+                    p.data()[k] = 0.25f;
+            });
+            tio::import_nanogpt(*m, file);
+            if (!bias) {
+                EXPECT_EQ(m->layers[1].attn.b_v.data()[3], 0.0f);
+                EXPECT_EQ(m->ln_f.beta.data()[0], 0.0f);
+            }
+            interop::expect_logits(*m, prompt, ref, name);
+        }
+        auto u = make_model<nano_untied_cfg>();  // W_u from lm_head.weight, or wte when tied
+        tio::import_nanogpt(*u, file);
+        interop::expect_logits(*u, prompt, ref, std::string(name) + " into an untied model");
+    }
+    // A tied model refuses an untied file's lm_head
+    auto m = make_model<nano_cfg>();
+    EXPECT_TRUE(contains(refused<false>(*m, scratch("nano_untied.safetensors")).message,
+                         "differs from wte.weight"));
+}
 
+TEST(Import, HuggingFaceGpt2WithItsConfigMatchesPyTorch) {
+    const auto ref = hf_files("hf");
+    auto m = make_model<hf_cfg>();
+    tio::import_hf_gpt2(*m, scratch("hf/model.safetensors"));  // config.json beside it
+    interop::expect_logits(*m, prompt, ref, "gelu_new, tied");
+
+    // GPT2LMHeadModel's names with an untied lm_head; the exact GELU; another ε
+    const auto ref2 = hf_files("hf_erf", "gelu", "1e-6", false);
+    auto e = make_model<hf_erf_untied_cfg>();
+    tio::import_hf_gpt2(*e, scratch("hf_erf/model.safetensors"));
+    interop::expect_logits(*e, prompt, ref2, "gelu, eps 1e-6, untied");
+
+    // ... whose config says what the model must be: ε, the GELU form
+    auto h = make_model<hf_cfg>();
+    const std::string renamed = scratch("hf_erf/weights.safetensors");
+    std::filesystem::copy_file(scratch("hf_erf/model.safetensors"), renamed,
+                               std::filesystem::copy_options::overwrite_existing);
+    auto r = refused<true>(*h, renamed);
+    EXPECT_EQ(r.code, tio::status::signature_mismatch);
+    EXPECT_TRUE(contains(r.message, "gelu: file erf, model tanh")) << r.message;
+    auto f = make_model<erf_cfg>();
+    r = refused<true>(*f, renamed);
+    EXPECT_TRUE(contains(r.message, "eps: file 1e-06, model 1e-05")) << r.message;
+    EXPECT_TRUE(contains(r.message, "layer_norm_epsilon")) << r.message;
+}
+
+TEST(Import, AWrongHeadCountIsRefusedWithTheDifferenceNamed) {
+    // H = 4, d_attn = 4 has every tensor shape of H = 2, d_attn = 8: only the config can tell
+    nanogpt_file("nano_h2", true, true, true);
+    auto m = make_model<four_heads_cfg>();
+    auto r = refused<false>(*m, scratch("nano_h2.safetensors"));
+    EXPECT_EQ(r.code, tio::status::signature_mismatch);
+    EXPECT_TRUE(contains(r.message, "H: file 2, model 4 (model_args' n_head)")) << r.message;
+
+    auto h = make_model<four_heads_cfg>();
+    r = refused<true>(*h, scratch("hf/model.safetensors"));
+    EXPECT_TRUE(contains(r.message, "H: file 2, model 4")) << r.message;
+    EXPECT_TRUE(contains(r.message, "config.json's n_head")) << r.message;
+
+    // a file that says nothing (model.safetensors without its config.json) is refused ...
+    const std::string bare = scratch("hf_bare/model.safetensors");
+    std::filesystem::create_directories(scratch("hf_bare"));
+    std::filesystem::copy_file(scratch("hf/model.safetensors"), bare,
+                               std::filesystem::copy_options::overwrite_existing);
+    r = refused<true>(*h, bare);
+    EXPECT_EQ(r.code, tio::status::unchecked_signature);
+    EXPECT_TRUE(contains(r.message, "no config.json beside it")) << r.message;
+    EXPECT_TRUE(contains(r.message, "accept_no_config = true")) << r.message;
+    EXPECT_TRUE(contains(r.message, "H = 4")) << r.message;
+    // ... unless its config is given, or the caller says so explicitly
+    r = refused<true>(*h, bare, {.config = scratch("hf/config.json")});
+    EXPECT_TRUE(contains(r.message, "H: file 2, model 4")) << r.message;
+    auto ok = make_model<hf_cfg>();
+    EXPECT_TRUE(tio::try_import_hf_gpt2(*ok, bare, {.config = scratch("hf/config.json")}));
+    EXPECT_TRUE(tio::try_import_hf_gpt2(*h, bare, {.accept_no_config = true}));
+}
+
+TEST(Import, NonFiniteWeightsAreRefusedAsByLoad) {
+    python("gpt_ref.py", "nan " + scratch("hf/model.safetensors") + " " +
+                             scratch("hf/nan.safetensors") + " h.1.mlp.c_fc.weight");
+    auto m = make_model<hf_cfg>();
+    const auto r = refused<true>(*m, scratch("hf/nan.safetensors"));
+    EXPECT_EQ(r.code, tio::status::non_finite);
+    EXPECT_TRUE(contains(r.message, "tensor 'h.1.mlp.c_fc.weight': 1 non-finite value"))
+        << r.message;
+    EXPECT_TRUE(tio::try_import_hf_gpt2(*m, scratch("hf/nan.safetensors"),
+                                        {.non_finite = tio::non_finite_values::accept}));
+    EXPECT_TRUE(std::isnan(m->layers[1].mlp.W_1(3, 0)));  // [in, out] element 3 is W_1(3, 0)
+}
+
+TEST(Import, MismatchesNameTheTensorAndBothShapes) {
+    const std::string nano = scratch("nano_compiled.safetensors");
+    auto v = make_model<wrong_vocab_cfg>();  // model_args says vocab_size 50 first
+    EXPECT_TRUE(contains(refused<false>(*v, nano).message, "N_V: file 50, model 51")) << "";
     auto one = make_model<one_layer_cfg>();  // the file has two layers
-    const std::string extra = import_error<false>(*one, nano);
-    EXPECT_NE(extra.find("transformer.h.1."), std::string::npos) << extra;
+    EXPECT_TRUE(contains(refused<false>(*one, nano).message, "L: file 2, model 1"));
+
+    // without a config, the tensors' shapes
+    auto hv = make_model<hf_vocab>();
+    const std::string bare = scratch("hf_bare/model.safetensors");
+    const std::string msg = refused<true>(*hv, bare, {.accept_no_config = true}).message;
+    EXPECT_TRUE(contains(msg, "'wte.weight' has shape [50, 16]")) << msg;
+    EXPECT_TRUE(contains(msg, "needs [51, 16]")) << msg;
+    auto ho = make_model<hf_one>();
+    EXPECT_TRUE(
+        contains(refused<true>(*ho, bare, {.accept_no_config = true}).message, "tensor 'h.1."));
 
     // A nanoGPT file read as Hugging Face's: c_attn is [3·d_e, d_e], not Conv1D's [d_e, 3·d_e].
-    struct hf_on_nano : hf_cfg {};
-    auto h = make_model<hf_on_nano>();
-    const std::string swapped = import_error<true>(*h, nano);
-    EXPECT_NE(swapped.find("'transformer.h.0.attn.c_attn.weight' has shape [48, 16]"),
-              std::string::npos)
+    auto h = make_model<hf_cfg>();
+    const std::string swapped =
+        refused<true>(*h, nano, {.config = scratch("hf/config.json")}).message;
+    EXPECT_TRUE(contains(swapped, "'transformer.h.0.attn.c_attn.weight' has shape [48, 16]"))
         << swapped;
-    EXPECT_NE(swapped.find("needs [16, 48]"), std::string::npos) << swapped;
+    EXPECT_TRUE(contains(swapped, "needs [16, 48]")) << swapped;
 
-    EXPECT_THROW(tf::io::import_nanogpt(*v, scratch("no_such_file.safetensors")), tf::io::error);
+    EXPECT_THROW(tio::import_nanogpt(*v, scratch("no_such_file.safetensors")), tio::error);
+}
+
+TEST(Import, EachReaderNamesTheOneThatReadsTheFile) {
+    auto m = make_model<nano_cfg>();
+    // tf::load of a nanoGPT or HF file: the importer to use
+    auto r = tio::try_load(*m, scratch("nano_compiled.safetensors"));
+    EXPECT_EQ(r.code, tio::status::foreign_layout);
+    EXPECT_TRUE(contains(r.message, "nanoGPT checkpoint")) << r.message;
+    EXPECT_TRUE(contains(r.message, "tf::io::import_nanogpt")) << r.message;
+    r = tio::try_load(*m, scratch("hf/model.safetensors"));
+    EXPECT_TRUE(contains(r.message, "tf::io::import_hf_gpt2")) << r.message;
+    // train.py's ckpt.pt itself: the conversion command
+    r = tio::try_load(*m, scratch("nano_compiled.pt"));
+    EXPECT_EQ(r.code, tio::status::malformed_header);
+    EXPECT_TRUE(contains(r.message, "PyTorch checkpoint")) << r.message;
+    EXPECT_TRUE(contains(r.message, "typeformer_torch.py from-nanogpt")) << r.message;
+    EXPECT_TRUE(contains(refused<false>(*m, scratch("nano_compiled.pt")).message,
+                         "typeformer_torch.py from-nanogpt"));
+    // an importer given typeformer's own file: tf::load
+    tf::save(*m, scratch("own.safetensors"));
+    r = refused<false>(*m, scratch("own.safetensors"));
+    EXPECT_EQ(r.code, tio::status::foreign_layout);
+    EXPECT_TRUE(contains(r.message, "tf::load")) << r.message;
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 //
 // One safetensors file (F64 when the model is double, else F32, so a float run resumes bit for
 // bit): the tensors `model.<name>`, `adam_m.<name>`, `adam_v.<name>` (docs/weights.md's names)
-// and, in "__metadata__", the model's type ("typeformer.model": architecture, scalar, every
-// dimension and variant — a checkpoint loads only into the same type), the counters (step, epoch,
+// and, in "__metadata__", the model's type (signature.hpp's "typeformer.*" entries: architecture,
+// scalar, every dimension and variant — a checkpoint loads only into the same type, and a refusal
+// names the first field that differs; a checkpoint of before them carries "typeformer.model",
+// read the same way), the counters (step, epoch,
 // position in the epoch and its order, Adam's t), the generator's state, the training options
 // (so the schedule continues) and an opaque tokenizer string (base64; e.g. tokenize::bpe's
 // serialize()). Resuming from it gives bit-identical parameters to not stopping (tests/io).
@@ -40,17 +42,11 @@ struct checkpoint_tensors {
     BOOST_HANA_DEFINE_STRUCT(checkpoint_tensors, (Model, model), (Model, adam_m), (Model, adam_v));
 };
 
-// "DTransformer<f32> N_V=65 l_max=256 L=6 …": what must agree for a checkpoint to load.
+// "DTransformer<f32> N_V=65 l_max=256 L=6 …": the type as one line (signature.hpp's legacy_text),
+// as the tools print and compare it and exported headers carry it.
 template <class Model>
 std::string model_signature() {
-    using tr = typename Model::traits;
-    return fmt::format(
-        "{}<f{}> N_V={} l_max={} L={} L_enc={} L_dec={} H={} d_e={} d_mlp={} d_attn={} d_mid={} "
-        "d_f={} norm={} positional={} tied={} gelu={} eps={:.17g}",
-        Model::name, 8 * sizeof(typename Model::value_type), tr::N_V::size, tr::l_max::size, tr::L,
-        tr::L_enc, tr::L_dec, tr::H::size, tr::d_e::size, tr::d_mlp::size, tr::d_attn::size,
-        tr::d_mid::size, tr::d_f::size, static_cast<int>(tr::norm),
-        static_cast<int>(tr::positional), tr::tied ? 1 : 0, static_cast<int>(tr::gelu), tr::eps);
+    return legacy_text(signature_of<Model>());
 }
 
 inline constexpr char base64_chars[] =
@@ -137,7 +133,6 @@ result try_save_checkpoint(const std::filesystem::path& path, const Model& model
     using detail::number;
     metadata md = {
         {"typeformer.checkpoint", "1"},
-        {"typeformer.model", detail::model_signature<Model>()},
         {"step", number(st.step)},
         {"epoch", number(st.epoch)},
         {"next", number(st.next)},
@@ -166,6 +161,7 @@ result try_save_checkpoint(const std::filesystem::path& path, const Model& model
         {"opt.seed", number(opt.seed)},
         {"tokenizer", detail::base64_encode(tokenizer)},
     };
+    write_signature(signature_of<Model>(), md);
     md.insert(md.end(), extra.begin(), extra.end());
     constexpr dtype dt = sizeof(typename Model::value_type) == 8 ? dtype::f64 : dtype::f32;
     return try_save(*t, path, dt, md);
@@ -178,22 +174,38 @@ result try_load_checkpoint(const std::filesystem::path& path, Model& model,
                            training_state<Model, Threads>& st, training_options* opt = nullptr,
                            std::string* tokenizer = nullptr) {
     const std::string src = detail::printable(path.string());
-    auto t = std::make_unique<detail::checkpoint_tensors<Model>>();
-    metadata md_list;
-    if (auto r = try_load(*t, path, &md_list); !r)
-        return r;
-    const std::map<std::string, std::string> md(md_list.begin(), md_list.end());
     auto bad = [&](const std::string& what) {
         return detail::make_error(status::malformed_header, src, what);
     };
-    if (!md.count("typeformer.checkpoint"))
+    // The model type first (from the header alone): a checkpoint of another type is named as
+    // such, not as a list of the tensors whose shapes differ.
+    metadata md_list;
+    if (auto r = try_read_metadata(path, md_list); !r)
+        return r;
+    signature file;
+    if (const auto r = read_signature(md_list, file); !r.ok)
+        return bad(r.problem);
+    const auto is_checkpoint = [&] {
+        for (const auto& [k, v] : md_list)
+            if (k == "typeformer.checkpoint")
+                return true;
+        return false;
+    };
+    if (!is_checkpoint())
         return bad("not a training checkpoint (no \"typeformer.checkpoint\" in __metadata__)");
-    const std::string expected = detail::model_signature<Model>();
-    if (md.count("typeformer.model") == 0 || md.at("typeformer.model") != expected)
-        return detail::make_error(
-            status::shape_mismatch, src,
-            fmt::format("the checkpoint is for {}, the model is {}",
-                        md.count("typeformer.model") ? md.at("typeformer.model") : "?", expected));
+    if (file.empty())
+        return bad(
+            "the checkpoint names no model type (no typeformer.architecture in __metadata__)");
+    const signature expected = signature_of<Model>();
+    if (const std::string d = first_difference(file, expected, true); !d.empty())
+        return detail::make_error(status::signature_mismatch, src,
+                                  fmt::format("another model type, {}: the checkpoint is for {}, "
+                                              "the model is {}",
+                                              d, describe(file), describe(expected)));
+    auto t = std::make_unique<detail::checkpoint_tensors<Model>>();
+    if (auto r = try_load(*t, path, &md_list); !r)
+        return r;
+    const std::map<std::string, std::string> md(md_list.begin(), md_list.end());
     auto* target = &st;
     std::uint64_t step = 0, epoch = 0, next = 0, a = 0, b = 0, adam_step = 0;
     std::array<std::uint64_t, 4> g{};
@@ -264,19 +276,27 @@ result try_load_checkpoint(const std::filesystem::path& path, Model& model,
     return {};
 }
 
-// The model type a checkpoint holds, to choose the type to load: `type` is "" for a readable
-// weights file that is no checkpoint; the result is the reader's error when the file cannot be
-// read (missing, truncated, not safetensors), and `type` is then left as it was.
+// The model type a file's metadata names, as model_signature's one line: from its signature,
+// or an old checkpoint's "typeformer.model" line as it is (even one that is no signature); ""
+// when it names none.
+inline std::string model_type(const metadata& md) {
+    signature sig;
+    if (const auto r = read_signature(md, sig); r.ok)
+        return sig.empty() ? std::string{} : legacy_text(sig);
+    for (const auto& [k, v] : md)
+        if (k == "typeformer.model")
+            return v;
+    return {};
+}
+
+// The model type a checkpoint holds (model_type), to choose the type to load: `type` is "" for a
+// readable weights file that names no model; the result is the reader's error when the file
+// cannot be read (missing, truncated, not safetensors), and `type` is then left as it was.
 inline result try_checkpoint_model(const std::filesystem::path& path, std::string& type) {
     metadata md;
     if (auto r = try_read_metadata(path, md); !r)
         return r;
-    type.clear();
-    for (const auto& [k, v] : md)
-        if (k == "typeformer.model") {
-            type = v;
-            break;
-        }
+    type = model_type(md);
     return {};
 }
 

@@ -9,6 +9,12 @@
 //                                          NaN and ±∞ values; by default they are rejected
 //   metadata                               string pairs of the header's "__metadata__": written
 //                                          by try_save(…, md), read back by try_load(…, &md)
+//   try_read_metadata / try_read_signature a file's metadata / model signature, header only
+//
+// A typeformer model's file carries its signature (signature.hpp: every dimension and variant);
+// load refuses a file of another model type naming the first field that differs, a nanoGPT or
+// Hugging Face file naming the importer that reads it (import.hpp), and a PyTorch checkpoint
+// naming the conversion. A file without a signature is checked by its tensors alone.
 //
 // Names come from the generic walk (params.hpp: `layers.0.attn.W_q`), shapes are the
 // paper's (file_shape: W_q is [H, d_attn, d_e]), data row-major, little-endian. Loading
@@ -44,6 +50,8 @@
 
 #include "../params.hpp"
 #include "atomic_file.hpp"
+#include "json.hpp"
+#include "signature.hpp"
 
 #if __has_include(<unistd.h>) && __has_include(<fcntl.h>) && __has_include(<sys/stat.h>)
 #include <fcntl.h>
@@ -80,18 +88,18 @@ enum class status : std::uint8_t {
     missing_tensor,     // the model has a parameter the file lacks
     unexpected_tensor,  // the file has a tensor the model lacks
     shape_mismatch,
-    bad_dtype,    // unknown, or not a floating type load converts from
-    bad_offsets,  // data_offsets out of range, inconsistent, overlapping or with gaps
-    non_finite,   // a NaN or ±∞ value (or one that overflows the model's scalar type)
+    bad_dtype,           // unknown, or not a floating type load converts from
+    bad_offsets,         // data_offsets out of range, inconsistent, overlapping or with gaps
+    non_finite,          // a NaN or ±∞ value (or one that overflows the model's scalar type)
+    signature_mismatch,  // the file records another model type (H, ε, GELU form, …) than this one
+    foreign_layout,      // a nanoGPT or Hugging Face file given to load: an importer reads it
+    unchecked_signature,  // an importer cannot check H, ε or GELU (no config): refused unless asked
 };
 
 // What load does with NaN and ±∞ in a file: reject them (the default: a model that computes
 // NaN from its first step is never what the caller wanted), or accept them when the caller asks
 // explicitly (inspecting a diverged run's weights).
 enum class non_finite_values : bool { reject, accept };
-
-// The "__metadata__" entries of a file (besides "format": "pt", which every file has).
-using metadata = std::vector<std::pair<std::string, std::string>>;
 
 struct result {
     status code = status::ok;
@@ -214,10 +222,7 @@ inline std::size_t invalid_utf8_at(std::string_view s) noexcept {
     return std::string_view::npos;
 }
 
-// ---- the header: a small strict JSON reader for exactly what safetensors needs ----
-//
-// Grammar: RFC 8259. Bounded recursion (unknown values nest at most max_json_depth),
-// every read is bounds-checked, integers are checked for overflow: no UB on any input.
+// ---- the header, read by io/json.hpp's reader ----
 
 struct tensor_entry {
     std::string name;
@@ -232,395 +237,119 @@ struct parsed_header {
     std::vector<std::pair<std::string, std::string>> metadata;
 };
 
+// The header's JSON: an object of tensor entries and at most one "__metadata__" object of
+// strings; unknown fields of an entry are checked and ignored. Duplicate tensor names are found
+// after parsing (sorted, not O(n²)).
 class header_parser {
 public:
-    explicit header_parser(std::string_view text) noexcept : s_(text) {}
+    explicit header_parser(std::string_view text) noexcept : r_(text, max_json_depth) {}
 
     bool parse(parsed_header& out) {
-        skip_ws();
-        if (!eat('{'))
-            return fail("the header is not a JSON object (it must begin with '{')");
-        skip_ws();
-        if (!eat('}')) {
-            for (;;) {
-                std::string key;
-                skip_ws();
-                if (!parse_string(key, "a tensor name"))
-                    return false;
-                skip_ws();
-                if (!eat(':'))
-                    return fail("expected ':' after " + printable(key));
-                skip_ws();
+        if (r_.peek() != json::kind::object)
+            return r_.fail("the header is not a JSON object (it must begin with '{')");
+        bool seen_metadata = false;
+        const bool ok = r_.object(
+            [&](std::string& key) {
                 if (key == "__metadata__") {
-                    if (seen_metadata_)
-                        return fail("duplicate \"__metadata__\"");
-                    seen_metadata_ = true;
-                    if (!parse_metadata(out.metadata))
-                        return false;
-                } else {
-                    tensor_entry e;  // duplicates are found after parsing (sorted, not O(n²))
-                    e.name = std::move(key);
-                    if (!parse_tensor(e))
-                        return false;
-                    out.tensors.push_back(std::move(e));
+                    if (seen_metadata)
+                        return r_.fail("duplicate \"__metadata__\"");
+                    seen_metadata = true;
+                    return parse_metadata(out.metadata);
                 }
-                skip_ws();
-                if (eat(','))
-                    continue;
-                if (eat('}'))
-                    break;
-                return fail("expected ',' or '}' in the header object");
-            }
-        }
-        skip_ws();  // the padding (spaces) after the object
-        if (pos_ != s_.size())
-            return fail("unexpected bytes after the header's JSON object");
-        return true;
+                tensor_entry e;
+                e.name = std::move(key);
+                if (!parse_tensor(e))
+                    return false;
+                out.tensors.push_back(std::move(e));
+                return true;
+            },
+            "the header object", "a tensor name");
+        // the padding (spaces) after the object
+        return ok && r_.finish("unexpected bytes after the header's JSON object");
     }
 
-    const std::string& error() const noexcept { return err_; }
+    const std::string& error() const noexcept { return r_.error(); }
 
 private:
-    std::string_view s_;
-    std::size_t pos_ = 0;
-    std::string err_;
-    bool seen_metadata_ = false;
-
-    bool fail(const std::string& msg) {
-        if (err_.empty())
-            err_ = fmt::format("{} (header byte {})", msg, pos_);
-        return false;
-    }
-    bool at_end() const noexcept { return pos_ >= s_.size(); }
-    char peek() const noexcept { return at_end() ? '\0' : s_[pos_]; }
-    bool eat(char c) noexcept {
-        if (!at_end() && s_[pos_] == c) {
-            ++pos_;
-            return true;
-        }
-        return false;
-    }
-    void skip_ws() noexcept {
-        while (!at_end() &&
-               (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
-            ++pos_;
-    }
-    bool eat_literal(std::string_view lit) noexcept {
-        if (s_.substr(pos_, lit.size()) == lit) {
-            pos_ += lit.size();
-            return true;
-        }
-        return false;
-    }
-
-    static void append_utf8(std::string& out, std::uint32_t cp) {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
-
-    bool parse_hex4(std::uint32_t& v) {
-        if (s_.size() - pos_ < 4)
-            return fail("truncated \\u escape");
-        v = 0;
-        for (int k = 0; k < 4; ++k) {
-            const char c = s_[pos_++];
-            v <<= 4;
-            if (c >= '0' && c <= '9')
-                v |= static_cast<std::uint32_t>(c - '0');
-            else if (c >= 'a' && c <= 'f')
-                v |= static_cast<std::uint32_t>(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F')
-                v |= static_cast<std::uint32_t>(c - 'A' + 10);
-            else
-                return fail("bad hex digit in a \\u escape");
-        }
-        return true;
-    }
-
-    bool parse_string(std::string& out, const char* what) {
-        if (!eat('"'))
-            return fail(fmt::format("expected {} (a JSON string)", what));
-        for (;;) {
-            if (at_end())
-                return fail("unterminated string");
-            const char c = s_[pos_++];
-            if (c == '"')
-                return true;
-            if (static_cast<unsigned char>(c) < 0x20) {
-                --pos_;
-                return fail("control character in a string");
-            }
-            if (c != '\\') {
-                out += c;  // UTF-8 was validated for the whole header
-                continue;
-            }
-            if (at_end())
-                return fail("unterminated escape");
-            const char e = s_[pos_++];
-            switch (e) {
-                case '"':
-                    out += '"';
-                    break;
-                case '\\':
-                    out += '\\';
-                    break;
-                case '/':
-                    out += '/';
-                    break;
-                case 'b':
-                    out += '\b';
-                    break;
-                case 'f':
-                    out += '\f';
-                    break;
-                case 'n':
-                    out += '\n';
-                    break;
-                case 'r':
-                    out += '\r';
-                    break;
-                case 't':
-                    out += '\t';
-                    break;
-                case 'u': {
-                    std::uint32_t cp = 0;
-                    if (!parse_hex4(cp))
-                        return false;
-                    if (cp >= 0xDC00 && cp <= 0xDFFF)
-                        return fail("lone low surrogate in a \\u escape");
-                    if (cp >= 0xD800 && cp <= 0xDBFF) {
-                        std::uint32_t lo = 0;
-                        if (!eat('\\') || !eat('u'))
-                            return fail("lone high surrogate in a \\u escape");
-                        if (!parse_hex4(lo))
-                            return false;
-                        if (lo < 0xDC00 || lo > 0xDFFF)
-                            return fail("bad surrogate pair in a \\u escape");
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    }
-                    append_utf8(out, cp);
-                    break;
-                }
-                default:
-                    --pos_;
-                    return fail("invalid escape in a string");
-            }
-        }
-    }
-
-    // A JSON number that must be a non-negative integer below 2^64.
-    bool parse_uint(std::uint64_t& v, const std::string& what) {
-        if (peek() == '-')
-            return fail(what + " is negative");
-        if (peek() < '0' || peek() > '9')
-            return fail(what + " is not a non-negative integer");
-        if (peek() == '0' && pos_ + 1 < s_.size() && s_[pos_ + 1] >= '0' && s_[pos_ + 1] <= '9')
-            return fail(what + " has a leading zero");
-        v = 0;
-        while (!at_end() && s_[pos_] >= '0' && s_[pos_] <= '9') {
-            const auto d = static_cast<std::uint64_t>(s_[pos_] - '0');
-            if (v > (~std::uint64_t{0} - d) / 10)
-                return fail(what + " is too large");
-            v = v * 10 + d;
-            ++pos_;
-        }
-        if (peek() == '.' || peek() == 'e' || peek() == 'E')
-            return fail(what + " is not an integer");
-        return true;
-    }
-
-    bool skip_number() {
-        eat('-');
-        if (eat('0')) {
-        } else if (peek() >= '1' && peek() <= '9') {
-            while (peek() >= '0' && peek() <= '9')
-                ++pos_;
-        } else {
-            return fail("invalid number");
-        }
-        if (eat('.')) {
-            if (!(peek() >= '0' && peek() <= '9'))
-                return fail("invalid number");
-            while (peek() >= '0' && peek() <= '9')
-                ++pos_;
-        }
-        if (eat('e') || eat('E')) {
-            if (!eat('+'))
-                eat('-');
-            if (!(peek() >= '0' && peek() <= '9'))
-                return fail("invalid number");
-            while (peek() >= '0' && peek() <= '9')
-                ++pos_;
-        }
-        return true;
-    }
-
-    // Any JSON value (an unknown field), nesting at most max_json_depth.
-    bool skip_value(int depth) {
-        if (depth > max_json_depth)
-            return fail("JSON nested too deeply");
-        skip_ws();
-        const char c = peek();
-        if (c == '"') {
-            std::string ignored;
-            return parse_string(ignored, "a string");
-        }
-        if (c == '{' || c == '[') {
-            const char close = c == '{' ? '}' : ']';
-            ++pos_;
-            skip_ws();
-            if (eat(close))
-                return true;
-            for (;;) {
-                skip_ws();
-                if (c == '{') {
-                    std::string ignored;
-                    if (!parse_string(ignored, "a key"))
-                        return false;
-                    skip_ws();
-                    if (!eat(':'))
-                        return fail("expected ':'");
-                }
-                if (!skip_value(depth + 1))
-                    return false;
-                skip_ws();
-                if (eat(','))
-                    continue;
-                if (eat(close))
-                    return true;
-                return fail(fmt::format("expected ',' or '{}'", close));
-            }
-        }
-        if (eat_literal("true") || eat_literal("false") || eat_literal("null"))
-            return true;
-        if (c == '-' || (c >= '0' && c <= '9'))
-            return skip_number();
-        return fail(at_end() ? "unexpected end of the header" : "invalid JSON value");
-    }
+    json::reader r_;
 
     bool parse_metadata(std::vector<std::pair<std::string, std::string>>& md) {
-        if (!eat('{'))
-            return fail("\"__metadata__\" must be an object of strings");
-        skip_ws();
-        if (eat('}'))
-            return true;
-        for (;;) {
-            std::pair<std::string, std::string> kv;
-            skip_ws();
-            if (!parse_string(kv.first, "a metadata key"))
-                return false;
-            skip_ws();
-            if (!eat(':'))
-                return fail("expected ':' in \"__metadata__\"");
-            skip_ws();
-            if (peek() != '"')
-                return fail("\"__metadata__\" values must be strings");
-            if (!parse_string(kv.second, "a metadata value"))
-                return false;
-            md.push_back(std::move(kv));
-            skip_ws();
-            if (eat(','))
-                continue;
-            if (eat('}'))
+        if (r_.peek() != json::kind::object)
+            return r_.fail("\"__metadata__\" must be an object of strings");
+        return r_.object(
+            [&](std::string& key) {
+                if (r_.peek() != json::kind::string)
+                    return r_.fail("\"__metadata__\" values must be strings");
+                std::string value;
+                if (!r_.string(value))
+                    return false;
+                md.emplace_back(std::move(key), std::move(value));
                 return true;
-            return fail("expected ',' or '}' in \"__metadata__\"");
-        }
+            },
+            "\"__metadata__\"", "a metadata key");
     }
 
     bool parse_uint_array(std::vector<std::uint64_t>& out, const std::string& what) {
-        if (!eat('['))
-            return fail(what + " must be an array of integers");
-        skip_ws();
-        if (eat(']'))
-            return true;
-        for (;;) {
-            skip_ws();
-            if (out.size() >= max_rank)
-                return fail(what + " has too many entries");
-            std::uint64_t v = 0;
-            if (!parse_uint(v, "an entry of " + what))
-                return false;
-            out.push_back(v);
-            skip_ws();
-            if (eat(','))
-                continue;
-            if (eat(']'))
+        if (r_.peek() != json::kind::array)
+            return r_.fail(what + " must be an array of integers");
+        return r_.array(
+            [&] {
+                if (out.size() >= max_rank)
+                    return r_.fail(what + " has too many entries");
+                std::uint64_t v = 0;
+                if (!r_.uint64(v, "an entry of " + what))
+                    return false;
+                out.push_back(v);
                 return true;
-            return fail("expected ',' or ']' in " + what);
-        }
+            },
+            what);
     }
 
     bool parse_tensor(tensor_entry& e) {
         const std::string who = "tensor " + printable(e.name);
-        if (!eat('{'))
-            return fail(who + ": expected an object {\"dtype\", \"shape\", \"data_offsets\"}");
         bool has_dtype = false, has_shape = false, has_offsets = false;
-        skip_ws();
-        if (!eat('}')) {
-            for (;;) {
-                std::string key;
-                skip_ws();
-                if (!parse_string(key, "a field name"))
-                    return false;
-                skip_ws();
-                if (!eat(':'))
-                    return fail(who + ": expected ':'");
-                skip_ws();
+        if (r_.peek() != json::kind::object)
+            return r_.fail(who + ": expected an object {\"dtype\", \"shape\", \"data_offsets\"}");
+        const bool ok = r_.object(
+            [&](std::string& key) {
                 if (key == "dtype") {
                     if (has_dtype)
-                        return fail(who + ": duplicate \"dtype\"");
+                        return r_.fail(who + ": duplicate \"dtype\"");
                     has_dtype = true;
-                    if (peek() != '"')
-                        return fail(who + ": \"dtype\" must be a string");
-                    if (!parse_string(e.dtype, "a dtype"))
-                        return false;
-                } else if (key == "shape") {
+                    if (r_.peek() != json::kind::string)
+                        return r_.fail(who + ": \"dtype\" must be a string");
+                    return r_.string(e.dtype);
+                }
+                if (key == "shape") {
                     if (has_shape)
-                        return fail(who + ": duplicate \"shape\"");
+                        return r_.fail(who + ": duplicate \"shape\"");
                     has_shape = true;
-                    if (!parse_uint_array(e.shape, who + "'s \"shape\""))
-                        return false;
-                } else if (key == "data_offsets") {
+                    return parse_uint_array(e.shape, who + "'s \"shape\"");
+                }
+                if (key == "data_offsets") {
                     if (has_offsets)
-                        return fail(who + ": duplicate \"data_offsets\"");
+                        return r_.fail(who + ": duplicate \"data_offsets\"");
                     has_offsets = true;
                     std::vector<std::uint64_t> off;
                     if (!parse_uint_array(off, who + "'s \"data_offsets\""))
                         return false;
                     if (off.size() != 2)
-                        return fail(who + ": \"data_offsets\" must be [begin, end]");
+                        return r_.fail(who + ": \"data_offsets\" must be [begin, end]");
                     e.begin = off[0];
                     e.end = off[1];
-                } else if (!skip_value(1)) {  // unknown fields are ignored
-                    return false;
+                    return true;
                 }
-                skip_ws();
-                if (eat(','))
-                    continue;
-                if (eat('}'))
-                    break;
-                return fail(who + ": expected ',' or '}'");
-            }
-        }
+                return r_.skip();  // unknown fields are ignored
+            },
+            who);
+        if (!ok)
+            return false;
         if (!has_dtype)
-            return fail(who + ": no \"dtype\"");
+            return r_.fail(who + ": no \"dtype\"");
         if (!has_shape)
-            return fail(who + ": no \"shape\"");
+            return r_.fail(who + ": no \"shape\"");
         if (!has_offsets)
-            return fail(who + ": no \"data_offsets\"");
+            return r_.fail(who + ": no \"data_offsets\"");
         return true;
     }
 };
@@ -709,23 +438,51 @@ struct load_plan {
     std::vector<std::size_t> entry_of_leaf;  // walk order → index into header.tensors
 };
 
-// Parses and validates everything; on success `plan` says where each leaf's data is.
-// Nothing here touches the model.
-template <class Model>
-result plan_load(const Model& model, std::string_view header_text, std::uint64_t data_len,
-                 std::string_view source, load_plan& plan) {
+// The header text → its parsed JSON (UTF-8 checked first).
+inline result parse_header(std::string_view header_text, std::string_view source,
+                           parsed_header& out) {
     if (const auto bad = invalid_utf8_at(header_text); bad != std::string_view::npos)
         return make_error(status::malformed_header, source,
                           fmt::format("the header is not valid UTF-8 (header byte {})", bad));
     header_parser parser(header_text);
-    if (!parser.parse(plan.header))
+    if (!parser.parse(out))
         return make_error(status::malformed_header, source, "malformed header: " + parser.error());
+    return {};
+}
 
-    problem_list problems;
-    auto& tensors = plan.header.tensors;
+// A tensor's name without the prefixes torch.compile (`_orig_mod.`) and Hugging Face's
+// GPT2LMHeadModel (`transformer.`) put on it.
+inline std::string_view strip_prefixes(std::string_view name) noexcept {
+    for (std::string_view p : {std::string_view("_orig_mod."), std::string_view("transformer.")})
+        if (name.substr(0, p.size()) == p)
+            name.remove_prefix(p.size());
+    return name;
+}
 
-    // Names, sorted for lookup; a name given twice is a malformed header.
-    std::vector<std::size_t> by_name(tensors.size());
+// "nanoGPT" or "Hugging Face GPT-2" when the tensors are a GPT in one of those layouts (by
+// c_attn's orientation: nn.Linear [3·d_e, d_e], Conv1D [d_e, 3·d_e]), else "".
+inline std::string_view gpt_layout_of(const parsed_header& h) noexcept {
+    bool wte = false;
+    const tensor_entry* c_attn = nullptr;
+    for (const auto& t : h.tensors) {
+        const std::string_view n = strip_prefixes(t.name);
+        wte = wte || n == "wte.weight";
+        if (n == "h.0.attn.c_attn.weight")
+            c_attn = &t;
+    }
+    if (!wte || !c_attn || c_attn->shape.size() != 2)
+        return {};
+    return c_attn->shape[0] > c_attn->shape[1] ? "nanoGPT" : "Hugging Face GPT-2";
+}
+
+// The checks of a header that need no model: names unique (else an error), every dtype known,
+// every shape·dtype its byte range, the ranges inside the data, back to back (into `problems`).
+// `by_name` is the tensors' indices sorted by name.
+inline result check_entries(const parsed_header& header, std::uint64_t data_len,
+                            std::string_view source, problem_list& problems,
+                            std::vector<std::size_t>& by_name) {
+    const auto& tensors = header.tensors;
+    by_name.resize(tensors.size());
     for (std::size_t i = 0; i < by_name.size(); ++i)
         by_name[i] = i;
     std::sort(by_name.begin(), by_name.end(),
@@ -819,6 +576,55 @@ result plan_load(const Model& model, std::string_view header_text, std::uint64_t
                     "{} bytes after the last tensor's data (data is {} bytes, tensors end at {})",
                     data_len - covered, data_len, covered));
     }
+    return {};
+}
+
+// The file's recorded model against Model's type (a typeformer model; any other parameter
+// struct, e.g. a checkpoint's tensors, is compared by its owner): a file that records another
+// type is refused naming the first field that differs; a nanoGPT or Hugging Face file says which
+// importer reads it. A file without a signature (written before signatures existed) is checked
+// by its tensors' names and shapes only.
+template <class Model>
+result check_signature(const parsed_header& header, std::string_view source) {
+    signature file;
+    if (const auto r = read_signature(header.metadata, file); !r.ok)
+        return make_error(status::malformed_header, source, r.problem);
+    if constexpr (signed_model<Model>) {
+        if (!file.empty()) {
+            const signature model = signature_of<Model>();
+            if (const std::string d = first_difference(file, model); !d.empty())
+                return make_error(status::signature_mismatch, source,
+                                  fmt::format("another model type, {}: the file is for {}, the "
+                                              "model is {}",
+                                              d, describe(file), describe(model)));
+            return {};
+        }
+    }
+    if (file.empty())
+        if (const std::string_view layout = gpt_layout_of(header); !layout.empty())
+            return make_error(
+                status::foreign_layout, source,
+                fmt::format("this is a {0} checkpoint, not a typeformer weights file: read it with "
+                            "tf::io::import_{1}(model, path) (`typeformer-inspect {2}` prints the "
+                            "config it needs)",
+                            layout, layout == "nanoGPT" ? "nanogpt" : "hf_gpt2", source));
+    return {};
+}
+
+// Parses and validates everything; on success `plan` says where each leaf's data is.
+// Nothing here touches the model.
+template <class Model>
+result plan_load(const Model& model, std::string_view header_text, std::uint64_t data_len,
+                 std::string_view source, load_plan& plan) {
+    if (auto r = parse_header(header_text, source, plan.header); !r)
+        return r;
+    if (auto r = check_signature<Model>(plan.header, source); !r)
+        return r;
+    problem_list problems;
+    std::vector<std::size_t> by_name;
+    if (auto r = check_entries(plan.header, data_len, source, problems, by_name); !r)
+        return r;
+    auto& tensors = plan.header.tensors;
 
     // The model's parameters against the file's tensors, by name.
     plan.entry_of_leaf.clear();
@@ -924,31 +730,40 @@ void copy_in(const file_leaf& leaf, const std::byte* src, std::size_t elem_size,
     }
 }
 
-// Every value the load would store, converted to the model's scalar type, must be finite:
-// NaN, ±∞ and finite F64 values that overflow a float model are reported (first few by tensor
-// and index, then a count), before anything is copied.
-template <class Model>
-result check_finite(const Model& model, const load_plan& plan, const std::byte* data,
-                    std::string_view source) {
+// Element k of a file tensor (row-major), whatever its dtype, as a double.
+inline double read_element(const tensor_entry& t, const std::byte* data, std::size_t k) noexcept {
+    const std::byte* p = data + t.begin;
+    switch (find_dtype(t.dtype)->as_dtype) {
+        case dtype::f32:
+            return std::bit_cast<float>(le32(p + 4 * k));
+        case dtype::f64:
+            return std::bit_cast<double>(le64(p + 8 * k));
+        case dtype::bf16:
+            return bf16_to_float(le16(p + 2 * k));
+        case dtype::f16:
+            return f16_to_float(le16(p + 2 * k));
+    }
+    return 0;
+}
+
+// Every value of a file tensor that a load would store must be finite once converted to the
+// target's scalar type: NaN, ±∞ and finite F64 values that overflow a float target are counted
+// (and the first one kept); `problems` gets one line per such tensor, the first few of them.
+struct finite_check {
     problem_list problems;
-    std::size_t leaf = 0, bad_tensors = 0;
-    for (const file_leaf& p : file_leaves(model)) {
-        const auto& t = plan.header.tensors[plan.entry_of_leaf[leaf++]];
-        const auto dt = find_dtype(t.dtype)->as_dtype;
-        const std::size_t es = dtype_size(dt), n = (t.end - t.begin) / es;
-        const std::byte* src = data + t.begin;
+    std::size_t bad_tensors = 0;
+
+    void scan(const tensor_entry& t, const std::byte* data, bool target_is_double) {
+        const std::size_t n = (t.end - t.begin) / find_dtype(t.dtype)->size;
         std::size_t count = 0, first = 0;
         double first_value = 0;
         for (std::size_t k = 0; k < n; ++k) {
-            const std::byte* q = src + k * es;
-            const double v = dt == dtype::f32    ? std::bit_cast<float>(le32(q))
-                             : dt == dtype::f64  ? std::bit_cast<double>(le64(q))
-                             : dt == dtype::bf16 ? bf16_to_float(le16(q))
-                                                 : f16_to_float(le16(q));
+            const double v = read_element(t, data, k);
             // Overflow is checked in double: converting an out-of-range double to float is
             // undefined behaviour in C++, even where the hardware gives ∞.
-            const bool fits = p.is_double || std::fabs(v) <= static_cast<double>(
-                                                                 std::numeric_limits<float>::max());
+            const bool fits =
+                target_is_double ||
+                std::fabs(v) <= static_cast<double>(std::numeric_limits<float>::max());
             if (!std::isfinite(v) || !fits) {
                 if (count++ == 0)
                     first = k, first_value = v;
@@ -957,13 +772,24 @@ result check_finite(const Model& model, const load_plan& plan, const std::byte* 
         if (count > 0 && bad_tensors++ < max_listed_problems)
             problems.add(
                 status::non_finite,
-                fmt::format("tensor '{}': {} non-finite value{} (first at flat index {}: "
+                fmt::format("tensor {}: {} non-finite value{} (first at flat index {}: "
                             "{}{}); pass non_finite_values::accept to load them anyway",
-                            p.name, count, count == 1 ? "" : "s", first, first_value,
+                            printable(t.name), count, count == 1 ? "" : "s", first, first_value,
                             std::isfinite(first_value) ? ", too large for the model's type" : ""));
     }
-    if (!problems.empty())
-        return report(problems, source);
+};
+
+// Every value the load would store, converted to the model's scalar type, must be finite
+// (reported by tensor and index, before anything is copied).
+template <class Model>
+result check_finite(const Model& model, const load_plan& plan, const std::byte* data,
+                    std::string_view source) {
+    finite_check check;
+    std::size_t leaf = 0;
+    for (const file_leaf& p : file_leaves(model))
+        check.scan(plan.header.tensors[plan.entry_of_leaf[leaf++]], data, p.is_double);
+    if (!check.problems.empty())
+        return report(check.problems, source);
     return {};
 }
 
@@ -1011,8 +837,18 @@ inline std::string json_string(std::string_view s) {
 }
 
 // The header JSON, padded with spaces to a multiple of 8 bytes (so the data starts aligned).
+// A typeformer model's file records its signature (signature.hpp) before the caller's entries;
+// a caller's entry with a key already written is dropped (JSON objects have unique keys).
 template <class Model>
-std::string make_header(const Model& model, dtype dt, const metadata& md = {}) {
+std::string make_header(const Model& model, dtype dt, const metadata& user_md = {}) {
+    metadata md;
+    if constexpr (signed_model<Model>)
+        write_signature(signature_of<Model>(), md);
+    for (const auto& entry : user_md)
+        if (entry.first != "format" && std::none_of(md.begin(), md.end(), [&](const auto& e) {
+                return e.first == entry.first;
+            }))
+            md.push_back(entry);
     std::string h = R"({"__metadata__":{"format":"pt")";
     for (const auto& [key, value] : md)
         h += ',' + json_string(key) + ':' + json_string(value);
@@ -1064,6 +900,91 @@ inline std::string errno_text(int e) {
     return std::error_code(e, std::generic_category()).message();
 }
 
+// The header length from a file's first 8 bytes, checked against its size. A PyTorch file
+// (torch.save: a zip archive, or a pickle before torch 1.6) is named as such, with the command
+// that converts nanoGPT's.
+inline result header_length(const std::byte* first8, std::uint64_t size, std::string_view src,
+                            std::uint64_t& n) {
+    const auto b0 = std::to_integer<unsigned>(first8[0]), b1 = std::to_integer<unsigned>(first8[1]);
+    const bool zip = b0 == 'P' && b1 == 'K' && std::to_integer<unsigned>(first8[2]) == 3 &&
+                     std::to_integer<unsigned>(first8[3]) == 4;
+    const bool pickle = b0 == 0x80 && b1 >= 2 && b1 <= 5;
+    n = le64(first8);
+    if ((zip || pickle) && (n > size - 8 || n < 2 || n > max_header_size))
+        return make_error(
+            status::malformed_header, src,
+            fmt::format("this is a PyTorch checkpoint (torch.save's {} format, e.g. nanoGPT's "
+                        "ckpt.pt), not safetensors: convert it with `/usr/bin/python3 "
+                        "tools/typeformer_torch.py from-nanogpt {} gpt.safetensors`",
+                        zip ? "zip" : "pickle", src));
+    if (n > size - 8)
+        return make_error(
+            status::malformed_header, src,
+            fmt::format("header length {} is larger than the file's {} bytes after the "
+                        "length field (truncated or not a safetensors file)",
+                        n, size - 8));
+    if (n < 2 || n > max_header_size)
+        return make_error(status::malformed_header, src,
+                          fmt::format("header length {} is not sane", n));
+    return {};
+}
+
+// A safetensors file opened, its header read (not parsed); the data is read by read_data.
+struct open_file {
+    std::FILE* f = nullptr;
+    std::string header;
+    std::uint64_t data_len = 0;
+
+    open_file() = default;
+    open_file(const open_file&) = delete;
+    open_file& operator=(const open_file&) = delete;
+    ~open_file() {
+        if (f)
+            std::fclose(f);
+    }
+};
+
+inline result open_safetensors(const std::filesystem::path& path, std::string_view src,
+                               open_file& out) {
+    out.f = std::fopen(path.string().c_str(), "rb");
+    if (!out.f)
+        return make_error(status::io_error, src, errno_text(errno));
+        // The size of the file we opened (not of whatever is at `path` a moment later).
+#if TYPEFORMER_IO_POSIX
+    struct ::stat st {};
+    if (::fstat(::fileno(out.f), &st) != 0)
+        return make_error(status::io_error, src, errno_text(errno));
+    if (!S_ISREG(st.st_mode))
+        return make_error(status::io_error, src, "not a regular file");
+    const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
+#else
+    std::error_code ec;
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec)
+        return make_error(status::io_error, src, ec.message());
+#endif
+    std::byte len[8];
+    if (size < 8 || std::fread(len, 1, 8, out.f) != 8)
+        return make_error(status::malformed_header, src,
+                          fmt::format("{} bytes is too short for a safetensors file", size));
+    std::uint64_t n = 0;
+    if (auto r = header_length(len, size, src, n); !r)
+        return r;
+    out.header.assign(static_cast<std::size_t>(n), '\0');
+    if (std::fread(out.header.data(), 1, out.header.size(), out.f) != out.header.size())
+        return make_error(status::malformed_header, src, "the file ends inside its header");
+    out.data_len = size - 8 - n;
+    return {};
+}
+
+inline result read_data(open_file& file, std::string_view src, std::vector<std::byte>& data) {
+    data.resize(static_cast<std::size_t>(file.data_len));
+    if (std::fread(data.data(), 1, data.size(), file.f) != data.size())
+        return make_error(status::io_error, src,
+                          "read error in the tensor data (did the file change?)");
+    return {};
+}
+
 }  // namespace detail
 
 // ---- the public functions ----
@@ -1077,16 +998,9 @@ template <class Model>
             return detail::make_error(
                 status::malformed_header, src,
                 fmt::format("{} bytes is too short for a safetensors file", bytes.size()));
-        const std::uint64_t n = detail::le64(bytes.data());
-        if (n > bytes.size() - 8)
-            return detail::make_error(
-                status::malformed_header, src,
-                fmt::format("header length {} is larger than the file's {} bytes after the "
-                            "length field (truncated or not a safetensors file)",
-                            n, bytes.size() - 8));
-        if (n < 2 || n > detail::max_header_size)
-            return detail::make_error(status::malformed_header, src,
-                                      fmt::format("header length {} is not sane", n));
+        std::uint64_t n = 0;
+        if (auto r = detail::header_length(bytes.data(), bytes.size(), src, n); !r)
+            return r;
         const std::string_view header(reinterpret_cast<const char*>(bytes.data() + 8),
                                       static_cast<std::size_t>(n));
         detail::load_plan plan;
@@ -1106,55 +1020,15 @@ template <class Model>
                                                  metadata* md = nullptr,
                                                  non_finite_values nf = non_finite_values::reject) {
         const std::string src = detail::printable(path.string());
-        std::FILE* f = std::fopen(path.string().c_str(), "rb");
-        if (!f)
-            return detail::make_error(status::io_error, src, detail::errno_text(errno));
-        struct closer {
-            std::FILE* f;
-            ~closer() { std::fclose(f); }
-        } close_at_exit{f};
-        // The size of the file we opened (not of whatever is at `path` a moment later).
-#if TYPEFORMER_IO_POSIX
-        struct ::stat st {};
-        if (::fstat(::fileno(f), &st) != 0)
-            return detail::make_error(status::io_error, src, detail::errno_text(errno));
-        if (!S_ISREG(st.st_mode))
-            return detail::make_error(status::io_error, src, "not a regular file");
-        const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
-#else
-        std::error_code ec;
-        const std::uint64_t size = std::filesystem::file_size(path, ec);
-        if (ec)
-            return detail::make_error(status::io_error, src, ec.message());
-#endif
-
-        std::byte len[8];
-        if (size < 8 || std::fread(len, 1, 8, f) != 8)
-            return detail::make_error(
-                status::malformed_header, src,
-                fmt::format("{} bytes is too short for a safetensors file", size));
-        const std::uint64_t n = detail::le64(len);
-        if (n > size - 8)
-            return detail::make_error(
-                status::malformed_header, src,
-                fmt::format("header length {} is larger than the file's {} bytes after the "
-                            "length field (truncated or not a safetensors file)",
-                            n, size - 8));
-        if (n < 2 || n > detail::max_header_size)
-            return detail::make_error(status::malformed_header, src,
-                                      fmt::format("header length {} is not sane", n));
-        std::string header(static_cast<std::size_t>(n), '\0');
-        if (std::fread(header.data(), 1, header.size(), f) != header.size())
-            return detail::make_error(status::io_error, src, "read error in the header");
-
-        const std::uint64_t data_len = size - 8 - n;
-        detail::load_plan plan;
-        if (auto r = detail::plan_load(model, header, data_len, src, plan); !r)
+        detail::open_file file;
+        if (auto r = detail::open_safetensors(path, src, file); !r)
             return r;
-        std::vector<std::byte> data(static_cast<std::size_t>(data_len));
-        if (std::fread(data.data(), 1, data.size(), f) != data.size())
-            return detail::make_error(status::io_error, src,
-                                      "read error in the tensor data (did the file change?)");
+        detail::load_plan plan;
+        if (auto r = detail::plan_load(model, file.header, file.data_len, src, plan); !r)
+            return r;
+        std::vector<std::byte> data;
+        if (auto r = detail::read_data(file, src, data); !r)
+            return r;
         if (nf == non_finite_values::reject)
             if (auto r = detail::check_finite(model, plan, data.data(), src); !r)
                 return r;
@@ -1167,30 +1041,24 @@ template <class Model>
 // Only the "__metadata__" of a file (its header is read and checked; no tensor data is read).
 inline result try_read_metadata(const std::filesystem::path& path, metadata& md) {
     const std::string src = detail::printable(path.string());
-    std::FILE* f = std::fopen(path.string().c_str(), "rb");
-    if (!f)
-        return detail::make_error(status::io_error, src, detail::errno_text(errno));
-    struct closer {
-        std::FILE* f;
-        ~closer() { std::fclose(f); }
-    } close_at_exit{f};
-    std::byte len[8];
-    if (std::fread(len, 1, 8, f) != 8)
-        return detail::make_error(status::malformed_header, src,
-                                  "too short for a safetensors file");
-    const std::uint64_t n = detail::le64(len);
-    if (n < 2 || n > detail::max_header_size)
-        return detail::make_error(status::malformed_header, src,
-                                  fmt::format("header length {} is not sane", n));
-    std::string header(static_cast<std::size_t>(n), '\0');
-    if (std::fread(header.data(), 1, header.size(), f) != header.size())
-        return detail::make_error(status::malformed_header, src, "the file ends inside its header");
+    detail::open_file file;
+    if (auto r = detail::open_safetensors(path, src, file); !r)
+        return r;
     detail::parsed_header parsed;
-    detail::header_parser parser(header);
-    if (!parser.parse(parsed))
-        return detail::make_error(status::malformed_header, src,
-                                  "malformed header: " + parser.error());
+    if (auto r = detail::parse_header(file.header, src, parsed); !r)
+        return r;
     md = std::move(parsed.metadata);
+    return {};
+}
+
+// The model type a file records (its "typeformer.*" metadata; empty for a file without one).
+inline result try_read_signature(const std::filesystem::path& path, signature& sig) {
+    metadata md;
+    if (auto r = try_read_metadata(path, md); !r)
+        return r;
+    if (const auto r = read_signature(md, sig); !r.ok)
+        return detail::make_error(status::malformed_header, detail::printable(path.string()),
+                                  r.problem);
     return {};
 }
 

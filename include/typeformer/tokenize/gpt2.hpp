@@ -35,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "../io/json.hpp"
 #include "../io/read_file.hpp"
 #include "../token.hpp"
 #include "merge.hpp"
@@ -190,131 +191,29 @@ inline std::array<std::uint32_t, 256> bytes_to_unicode() {
     return map;
 }
 
-// A JSON object of string → non-negative integer (encoder.json), strictly parsed.
+// A JSON object of string → non-negative integer (encoder.json), strictly parsed (io/json.hpp,
+// the reader of the weights files too).
 inline std::unordered_map<std::string, std::uint32_t> parse_vocab_json(std::string_view s,
                                                                        std::string_view source) {
-    std::size_t i = 0;
-    auto fail = [&](const std::string& what) -> void {
-        throw std::invalid_argument(std::string(source) + ": byte " + std::to_string(i) + ": " +
-                                    what);
-    };
-    auto ws = [&] {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
-            ++i;
-    };
-    auto hex4 = [&]() -> std::uint32_t {
-        if (i + 4 > s.size())
-            fail("truncated \\u escape");
-        std::uint32_t v = 0;
-        for (int k = 0; k < 4; ++k) {
-            const char c = s[i++];
-            v = v * 16 + static_cast<std::uint32_t>(c >= '0' && c <= '9'   ? c - '0'
-                                                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                                           : 99);
-            if (v > 0xFFFF)
-                fail("bad \\u escape");
-        }
-        return v;
-    };
-    auto string_ = [&]() {
-        if (i >= s.size() || s[i] != '"')
-            fail("expected a string");
-        ++i;
-        std::string out;
-        for (;;) {
-            if (i >= s.size())
-                fail("unterminated string");
-            const char c = s[i++];
-            if (c == '"')
-                return out;
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (i >= s.size())
-                fail("unterminated escape");
-            const char e = s[i++];
-            switch (e) {
-                case '"':
-                    out += '"';
-                    break;
-                case '\\':
-                    out += '\\';
-                    break;
-                case '/':
-                    out += '/';
-                    break;
-                case 'b':
-                    out += '\b';
-                    break;
-                case 'f':
-                    out += '\f';
-                    break;
-                case 'n':
-                    out += '\n';
-                    break;
-                case 'r':
-                    out += '\r';
-                    break;
-                case 't':
-                    out += '\t';
-                    break;
-                case 'u': {
-                    std::uint32_t cp = hex4();
-                    if (cp >= 0xD800 && cp <= 0xDBFF) {
-                        if (i + 2 > s.size() || s[i] != '\\' || s[i + 1] != 'u')
-                            fail("unpaired surrogate");
-                        i += 2;
-                        const std::uint32_t lo = hex4();
-                        if (lo < 0xDC00 || lo > 0xDFFF)
-                            fail("unpaired surrogate");
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                    }
-                    out += utf8_of(cp);
-                    break;
-                }
-                default:
-                    fail("unknown escape");
-            }
-        }
-    };
     std::unordered_map<std::string, std::uint32_t> vocab;
-    ws();
-    if (i >= s.size() || s[i++] != '{')
-        fail("expected '{' (encoder.json is a JSON object)");
-    ws();
-    if (i < s.size() && s[i] == '}')
-        return vocab;
-    for (;;) {
-        ws();
-        std::string key = string_();
-        ws();
-        if (i >= s.size() || s[i++] != ':')
-            fail("expected ':'");
-        ws();
-        std::uint64_t v = 0;
-        const std::size_t digits = i;
-        while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i - digits < 10)
-            v = v * 10 + static_cast<std::uint64_t>(s[i++] - '0');
-        if (i == digits || v > 0xFFFFFFFEull)
-            fail("expected a token id");
-        if (!vocab.emplace(std::move(key), static_cast<std::uint32_t>(v)).second)
-            fail("a token string appears twice");
-        ws();
-        if (i < s.size() && s[i] == ',') {
-            ++i;
-            continue;
-        }
-        if (i < s.size() && s[i] == '}') {
-            ++i;
-            break;
-        }
-        fail("expected ',' or '}'");
-    }
-    ws();
-    if (i != s.size())
-        fail("unexpected text after the object");
+    json::reader r(s);
+    if (r.peek() != json::kind::object)
+        r.fail("expected '{' (encoder.json is a JSON object)");
+    else
+        r.object(
+            [&](std::string& key) {
+                std::uint64_t v = 0;
+                if (r.peek() != json::kind::number || !r.uint64(v, "a token id") ||
+                    v > 0xFFFFFFFEull)
+                    return r.fail("expected a token id");
+                return vocab.emplace(std::move(key), static_cast<std::uint32_t>(v)).second ||
+                       r.fail("a token string appears twice");
+            },
+            "encoder.json", "a token string");
+    if (r.ok())
+        r.finish("unexpected text after the object");
+    if (!r.ok())
+        throw std::invalid_argument(std::string(source) + ": " + r.error());
     return vocab;
 }
 
