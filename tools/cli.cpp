@@ -246,14 +246,24 @@ std::optional<int> parse(int argc, char** argv, generate_cli& c) {
         ->type_name("CKPT")
         ->capture_default_str();
     auto* hf = app.add_option("--hf-gpt2", c.hf_gpt2,
-                              "GPT-2 small's model.safetensors (Hugging Face layout) instead")
+                              "a GPT-2's model.safetensors (Hugging Face layout, config.json "
+                              "beside it) instead, onto the preset its configuration matches")
                    ->type_name("FILE");
-    app.add_option("--gpt2-vocab", c.gpt2_vocab, "with --hf-gpt2: GPT-2's encoder.json")
+    auto* nano = app.add_option("--nanogpt", c.nanogpt,
+                                "a nanoGPT checkpoint converted by `typeformer_torch.py "
+                                "from-nanogpt` instead")
+                     ->type_name("FILE")
+                     ->excludes(hf);
+    app.add_option("--config", c.config, "with --hf-gpt2: its config.json, if not beside it")
         ->type_name("FILE")
         ->needs(hf);
-    app.add_option("--gpt2-merges", c.gpt2_merges, "with --hf-gpt2: GPT-2's vocab.bpe")
-        ->type_name("FILE")
-        ->needs(hf);
+    app.add_flag("--accept-no-config", c.accept_no_config,
+                 "import a GPT file without configuration (H, eps, GELU unchecked)");
+    app.add_option("--gpt2-vocab", c.gpt2_vocab, "with a GPT-2 vocabulary: GPT-2's encoder.json")
+        ->type_name("FILE");
+    app.add_option("--gpt2-merges", c.gpt2_merges, "with a GPT-2 vocabulary: GPT-2's vocab.bpe")
+        ->type_name("FILE");
+    (void)nano;
     text_option(app, "-p,--prompt", c.prompt, "the text to continue");
     text_option(app, "-n,--tokens", tokens,
                 "tokens to generate (-1: until end of text or Ctrl-C, -2: until the context is "
@@ -281,8 +291,10 @@ std::optional<int> parse(int argc, char** argv, generate_cli& c) {
         const auto s = seed_value("--seed", seed);
         c.random_seed = !s;
         c.seed = s ? *s : random_seed();
-        if (c.hf_gpt2.empty() && c.checkpoint.empty())
+        if (c.hf_gpt2.empty() && c.nanogpt.empty() && c.checkpoint.empty())
             throw usage_error("the checkpoint path is empty");
+        if (!c.gpt2_vocab.empty() != !c.gpt2_merges.empty())
+            throw usage_error("--gpt2-vocab and --gpt2-merges go together");
     });
 }
 
@@ -419,6 +431,19 @@ std::optional<int> parse(int argc, char** argv, export_header_cli& c) {
         if (c.out.empty())
             throw usage_error("--out is empty");
     });
+}
+
+std::optional<int> parse(int argc, char** argv, inspect_cli& c) {
+    CLI::App app{
+        "Says what model a weights file holds: a typeformer file or checkpoint, a nanoGPT "
+        "checkpoint converted by typeformer_torch.py, a Hugging Face GPT-2 model.safetensors "
+        "(with its config.json): the architecture, the parameter count, the C++ config struct "
+        "to paste and the tools' presets that match."};
+    common(app, "typeformer-inspect");
+    app.add_option("file", c.file, "the safetensors file")->type_name("FILE")->required();
+    app.add_option("--config", c.config, "a Hugging Face config.json, if not beside the file")
+        ->type_name("FILE");
+    return finish(app, argc, argv, [] {});
 }
 
 }  // namespace typeformer::tools

@@ -64,6 +64,8 @@ inline constexpr std::size_t tokens_fill_context = static_cast<std::size_t>(-2);
 
 struct generate_cli {
     std::string checkpoint = "typeformer-run/model.ckpt", hf_gpt2, gpt2_vocab, gpt2_merges;
+    std::string nanogpt, config;    // a converted nanoGPT file; HF's config.json (gpt_presets.hpp)
+    bool accept_no_config = false;  // import a GPT file that says nothing about H, ε, GELU
     std::string prompt = "The ";
     std::size_t tokens = 200;
     std::size_t top_k = no_top_k;
@@ -88,6 +90,11 @@ struct attention_cli {
     std::optional<std::uint64_t> seed;  // no checkpoint: random weights from this seed
 };
 
+// typeformer-inspect FILE: what model a weights file holds (gpt_presets.hpp)
+struct inspect_cli {
+    std::string file, config;
+};
+
 struct export_header_cli {
     std::string checkpoint, out = "weights.hpp", name = "weights";
     bool q8 = false;  // int8 weights, quantized here
@@ -98,6 +105,7 @@ std::optional<int> parse(int argc, char** argv, generate_cli& c);
 std::optional<int> parse(int argc, char** argv, tokenize_cli& c);
 std::optional<int> parse(int argc, char** argv, attention_cli& c);
 std::optional<int> parse(int argc, char** argv, export_header_cli& c);
+std::optional<int> parse(int argc, char** argv, inspect_cli& c);
 
 // A C++ identifier that is not a keyword nor reserved (export-header's --name): "" if it is one,
 // else why not.

@@ -1,6 +1,6 @@
-// typeformer-generate: loads a checkpoint written by typeformer-train, or GPT-2 small from
-// Hugging Face's files, and continues a prompt with Algorithm 14 through the KV cache, streaming
-// the text as it is sampled.
+// typeformer-generate: loads a checkpoint written by typeformer-train, or a GPT from Hugging
+// Face's or nanoGPT's files (onto the preset of gpt_presets.hpp its configuration matches), and
+// continues a prompt with Algorithm 14 through the KV cache, streaming the text as it is sampled.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,20 +17,11 @@
 #include <typeformer/tokenize/gpt2.hpp>
 
 #include "cli.hpp"
+#include "gpt_presets.hpp"
 #include "presets.hpp"
 #include "run.hpp"
 
 namespace tf = typeformer;
-
-// GPT-2 small as Hugging Face publishes it ("gpt2": model.safetensors, encoder.json, vocab.bpe):
-// 124,439,808 parameters, W_u tied to W_eᵀ, tanh GELU (gelu_new), ε = 1e-5.
-struct gpt2_small {
-    static constexpr std::size_t N_V = 50257, l_max = 1024, L = 12, H = 12, d_e = 768, d_mlp = 3072,
-                                 d_attn = 64, d_mid = 64;
-    static constexpr bool tied = true;
-    static constexpr auto gelu = tf::gelu_kind::tanh;
-    static constexpr double eps = 1e-5;
-};
 
 static_assert(tf::tools::no_top_k == tf::sampling::all);
 
@@ -104,27 +95,73 @@ int generate(const Model& m, const Tokenizer& tokenizer, const tf::tools::genera
     return tf::tools::interrupt_signal != 0 ? tf::tools::interrupted_exit_code() : 0;
 }
 
+template <class Tokenizer>
+Tokenizer gpt_tokenizer(const tf::tools::generate_cli& o, std::size_t N_V) {
+    if constexpr (std::is_same_v<Tokenizer, tf::tokenize::byte_level>) {
+        return {};
+    } else {
+        if (o.gpt2_vocab.empty())
+            throw std::runtime_error(
+                "this model's vocabulary is GPT-2's: give --gpt2-vocab encoder.json and "
+                "--gpt2-merges vocab.bpe");
+        auto g = tf::tokenize::gpt2::load(o.gpt2_vocab, o.gpt2_merges);
+        if constexpr (std::is_same_v<Tokenizer, tf::tools::padded_gpt2>)
+            return {std::move(g), N_V};
+        else
+            return g;
+    }
+}
+
+// A GPT from Hugging Face's or nanoGPT's files: the preset its configuration matches, imported
+// (and checked) by io/import.hpp. No preset: the file's configuration and the presets.
+int generate_gpt(const tf::tools::generate_cli& o) {
+    const bool hf = !o.hf_gpt2.empty();
+    const std::string& path = hf ? o.hf_gpt2 : o.nanogpt;
+    tf::tools::check_input_file(path, hf ? "--hf-gpt2" : "--nanogpt");
+    const auto layout = hf ? tf::io::gpt_layout::hf_gpt2 : tf::io::gpt_layout::nanogpt;
+    const tf::io::import_options opt{.config = o.config, .accept_no_config = o.accept_no_config};
+    const auto file = tf::tools::read_gpt_file_config(path, layout, opt);
+    int rc = -1;
+    std::string presets;
+    tf::tools::for_each_gpt_preset([&]<class Model, class Tokenizer>(std::string_view name) {
+        presets += fmt::format("\n  {}: {}", name, tf::tools::describe<Model>());
+        if (rc != -1 || !tf::tools::gpt_preset_matches<Model>(file.config, file.has_biases))
+            return;
+        const auto tokenizer =
+            tf::tokenize::for_model<Model>(gpt_tokenizer<Tokenizer>(o, Model::traits::N_V::size));
+        auto m = std::make_unique<Model>();
+        if (hf)
+            tf::io::import_hf_gpt2(*m, path, opt);
+        else if constexpr (Model::traits::gelu == tf::gelu_kind::erf)  // nanoGPT's nn.GELU()
+            tf::io::import_nanogpt(*m, path, opt);
+        fmt::print(stderr, "{}: {}\n", name, tf::tools::describe<Model>());
+        if constexpr (std::is_same_v<Tokenizer, tf::tokenize::byte_level>) {
+            rc = generate(*m, tokenizer, o, {});
+        } else {
+            const tf::token eot = tokenizer.tokenizer().eot();
+            rc = generate(
+                *m, tokenizer, o,
+                o.stop_at_eot ? std::span<const tf::token>(&eot, 1) : std::span<const tf::token>());
+        }
+    });
+    if (rc == -1) {
+        const tf::io::signature sig = tf::io::gpt_signature(file.config);
+        throw std::runtime_error(fmt::format(
+            "{} holds a GPT that no preset of this tool matches: {} ({}{}); `typeformer-inspect "
+            "{}` prints its C++ config. The presets:{}",
+            path, tf::io::describe(sig), file.from_tensors ? "read from its tensors" : "its ",
+            file.from_tensors ? (sig.H ? "" : ", H unknown") : file.config.source, path, presets));
+    }
+    return rc;
+}
+
 int main(int argc, char** argv) {
     tf::tools::generate_cli o;
     if (const auto code = tf::tools::parse(argc, argv, o))
         return *code;
     return tf::tools::run_tool("typeformer-generate", [&] {
-        if (!o.hf_gpt2.empty()) {
-            if (o.gpt2_vocab.empty() || o.gpt2_merges.empty())
-                throw std::runtime_error("--hf-gpt2 needs --gpt2-vocab and --gpt2-merges");
-            tf::tools::check_input_file(o.hf_gpt2, "--hf-gpt2");
-            using model_t = tf::DTransformer<float, gpt2_small>;
-            // checked once against the model's N_V: its encode then gives typed ids
-            const auto tokenizer = tf::tokenize::for_model<model_t>(
-                tf::tokenize::gpt2::load(o.gpt2_vocab, o.gpt2_merges));
-            auto m = std::make_unique<model_t>();
-            tf::io::import_hf_gpt2(*m, o.hf_gpt2);
-            fmt::print(stderr, "GPT-2 small: {}\n", tf::tools::describe<model_t>());
-            const tf::token eot = tokenizer.tokenizer().eot();
-            return generate(
-                *m, tokenizer, o,
-                o.stop_at_eot ? std::span<const tf::token>(&eot, 1) : std::span<const tf::token>());
-        }
+        if (!o.hf_gpt2.empty() || !o.nanogpt.empty())
+            return generate_gpt(o);
         int rc = 0;
         tf::tools::with_checkpoint(o.checkpoint, [&](const auto& m, const auto& tokenizer) {
             rc = generate(m, tokenizer, o, {});

@@ -47,6 +47,7 @@
 // Host only: <string>, <vector>, <cstdio>, fmt, exceptions (try_* work without them).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -609,6 +610,53 @@ inline result read_gpt_config(const std::filesystem::path& path, gpt_layout layo
     if (auto r = try_read_metadata(path, md); !r)
         return r;
     return detail::gpt_config_of(path, md, layout, opt, config);
+}
+
+// What a GPT file's tensors say (no configuration): N_V, positions, L, d_e, d_mlp, tied; H, ε
+// and the GELU form stay unknown. `source` is "the tensors".
+inline gpt_config gpt_config_from_tensors(const detail::parsed_header& header, gpt_layout layout) {
+    gpt_config c;
+    c.source = "the tensors";
+    std::size_t layers = 0;
+    bool lm_head = false;
+    for (const auto& t : header.tensors) {
+        const std::string_view n = detail::strip_prefixes(t.name);
+        const auto& sh = t.shape;
+        if (n == "wte.weight" && sh.size() == 2)
+            c.N_V = sh[0], c.d_e = sh[1];
+        else if (n == "wpe.weight" && sh.size() == 2)
+            c.n_positions = sh[0];
+        else if (n == "lm_head.weight")
+            lm_head = true;
+        else if (n == "h.0.mlp.c_fc.weight" && sh.size() == 2)
+            c.d_mlp = layout == gpt_layout::nanogpt ? sh[0] : sh[1];
+        if (n.starts_with("h.")) {
+            std::size_t l = 0;
+            for (std::size_t k = 2; k < n.size() && n[k] >= '0' && n[k] <= '9'; ++k)
+                l = l * 10 + static_cast<std::size_t>(n[k] - '0');
+            layers = std::max(layers, l + 1);
+        }
+    }
+    if (layers)
+        c.L = layers;
+    c.tied = !lm_head;
+    return c;
+}
+
+// The signature a GPT configuration describes (a DTransformer with layer norm and learned
+// positions, d_attn = d_mid = d_e / H, l_max = its positions); H = 0 and the defaults of
+// gelu and ε where it does not say them.
+inline signature gpt_signature(const gpt_config& c) {
+    signature s;
+    s.architecture = "DTransformer";
+    s.N_V = c.N_V.value_or(0), s.l_max = c.n_positions.value_or(0), s.L = c.L.value_or(0);
+    s.H = c.H.value_or(0), s.d_e = c.d_e.value_or(0), s.d_mlp = c.d_mlp.value_or(0);
+    s.d_attn = s.d_mid = s.H ? s.d_e / s.H : 0;
+    s.tied = c.tied.value_or(true);
+    s.gelu = c.gelu.value_or(gelu_kind::erf);
+    s.eps = c.eps.value_or(1e-5);
+    detail::fill_unused(s);
+    return s;
 }
 
 template <class Model>
