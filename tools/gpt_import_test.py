@@ -27,7 +27,8 @@ py = sys.executable
 
 
 def run(*cmd, ok=True):
-    r = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=300)
+    r = subprocess.run([str(c) for c in cmd], capture_output=True, encoding="utf-8",
+                       errors="replace", timeout=300)
     if ok and r.returncode != 0:
         sys.exit("failed (%d): %s\n%s\n%s" % (r.returncode, " ".join(map(str, cmd)), r.stdout, r.stderr))
     if not ok and r.returncode == 0:

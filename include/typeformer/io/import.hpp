@@ -549,8 +549,10 @@ result try_import_gpt(Model& model, const std::filesystem::path& path, gpt_layou
             return report(check.problems, src);
     }
     if (compare_lm_head)
-        for (std::size_t k = 0; k < N_V * d_e; ++k)
-            if (read_element(*lm_head, data.data(), k) != read_element(*wte, data.data(), k))
+        for (std::size_t k = 0, n = N_V * d_e; k < n; ++k)
+            if (read_element(find_dtype(lm_head->dtype)->as_dtype, data.data() + lm_head->begin,
+                             k) !=
+                read_element(find_dtype(wte->dtype)->as_dtype, data.data() + wte->begin, k))
                 return make_error(status::unexpected_tensor, src,
                                   fmt::format("tensor {} differs from wte.weight, but this model "
                                               "ties W_u = W_eᵀ (use a config without tied)",
@@ -564,19 +566,22 @@ result try_import_gpt(Model& model, const std::filesystem::path& path, gpt_layou
         const std::size_t cols = fshape.dims[fshape.rank - 1];
         const leaf_source& s = plan[i++];
         auto* d = leaf.data();
+        // the dtype resolved once per tensor, not per element
+        const dtype dt = s.t ? find_dtype(s.t->dtype)->as_dtype : dtype::f32;
+        const std::byte* src = s.t ? data.data() + s.t->begin : nullptr;
         for (std::size_t k = 0; k < leaf_elements<Leaf>; ++k) {
             const std::size_t r = k / cols, c = k % cols;
             double v = 0;
             if (s.t) {
                 switch (s.how) {
                     case leaf_source::mode::vector:
-                        v = read_element(*s.t, data.data(), s.offset + k);
+                        v = read_element(dt, src, s.offset + k);
                         break;
                     case leaf_source::mode::out_in:
-                        v = read_element(*s.t, data.data(), (s.offset + r) * s.stride + c);
+                        v = read_element(dt, src, (s.offset + r) * s.stride + c);
                         break;
                     case leaf_source::mode::in_out:
-                        v = read_element(*s.t, data.data(), c * s.stride + s.offset + r);
+                        v = read_element(dt, src, c * s.stride + s.offset + r);
                         break;
                 }
             }

@@ -730,10 +730,9 @@ void copy_in(const file_leaf& leaf, const std::byte* src, std::size_t elem_size,
     }
 }
 
-// Element k of a file tensor (row-major), whatever its dtype, as a double.
-inline double read_element(const tensor_entry& t, const std::byte* data, std::size_t k) noexcept {
-    const std::byte* p = data + t.begin;
-    switch (find_dtype(t.dtype)->as_dtype) {
+// Element k of a tensor's row-major bytes p in dtype dt, as a double.
+inline double read_element(dtype dt, const std::byte* p, std::size_t k) noexcept {
+    switch (dt) {
         case dtype::f32:
             return std::bit_cast<float>(le32(p + 4 * k));
         case dtype::f64:
@@ -746,6 +745,12 @@ inline double read_element(const tensor_entry& t, const std::byte* data, std::si
     return 0;
 }
 
+// Element k of a file tensor (row-major), whatever its dtype (looked up here: loops resolve it
+// once and call the form above).
+inline double read_element(const tensor_entry& t, const std::byte* data, std::size_t k) noexcept {
+    return read_element(find_dtype(t.dtype)->as_dtype, data + t.begin, k);
+}
+
 // Every value of a file tensor that a load would store must be finite once converted to the
 // target's scalar type: NaN, ±∞ and finite F64 values that overflow a float target are counted
 // (and the first one kept); `problems` gets one line per such tensor, the first few of them.
@@ -754,11 +759,12 @@ struct finite_check {
     std::size_t bad_tensors = 0;
 
     void scan(const tensor_entry& t, const std::byte* data, bool target_is_double) {
-        const std::size_t n = (t.end - t.begin) / find_dtype(t.dtype)->size;
+        const file_dtype_info* info = find_dtype(t.dtype);
+        const std::size_t n = (t.end - t.begin) / info->size;
         std::size_t count = 0, first = 0;
         double first_value = 0;
         for (std::size_t k = 0; k < n; ++k) {
-            const double v = read_element(t, data, k);
+            const double v = read_element(info->as_dtype, data + t.begin, k);
             // Overflow is checked in double: converting an out-of-range double to float is
             // undefined behaviour in C++, even where the hardware gives ∞.
             const bool fits =
