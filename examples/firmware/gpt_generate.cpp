@@ -15,7 +15,7 @@ using model = weights_type;
 
 // The deployment on this board, checked by the compiler: the int8 weights and the code in flash,
 // the KV cache in the main RAM, the stack in the stack region.
-using plan = decltype(dp::check<board::type, model, dp::decoding>());
+using plan = dp::deployment<board::type, model, dp::decoding>;
 TYPEFORMER_BOARD_STACK(plan::bytes_of<dp::buffer::stack>);
 
 const model& theta = weights<model>;

@@ -13,7 +13,7 @@ namespace dp = tf::deploy;
 
 // The deployment, checked against the board by the compiler: the weights in flash, the KV cache
 // in the main RAM, the default stack in the board's stack region (the CCM on the STM32F405).
-using plan = decltype(dp::check<board::type, gpt, dp::decoding>());
+using plan = dp::deployment<board::type, gpt, dp::decoding>;
 TYPEFORMER_BOARD_STACK(plan::bytes_of<dp::buffer::stack>);
 
 // Weights: constant-initialised, so in .rodata (flash); the test reads the section from the ELF.

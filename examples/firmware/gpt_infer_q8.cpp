@@ -13,7 +13,7 @@ using firmware::gpt;
 namespace tf = typeformer;
 namespace dp = tf::deploy;
 
-using plan = decltype(dp::check<board::type, tf::q8<gpt>, dp::decoding>());
+using plan = dp::deployment<board::type, tf::q8<gpt>, dp::decoding>;
 TYPEFORMER_BOARD_STACK(plan::bytes_of<dp::buffer::stack>);
 
 const tf::q8<gpt>& theta = tiny_trained_q8<tf::q8<gpt>>;

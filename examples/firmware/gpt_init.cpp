@@ -24,7 +24,7 @@ template <class Model>
 struct dp::use_buffers<initialisation, Model> {
     using type = dp::type_list<dp::need<dp::buffer::weights, sizeof(Model), true>>;
 };
-using plan = decltype(dp::check<board::type, gpt, initialisation>());
+using plan = dp::deployment<board::type, gpt, initialisation>;
 TYPEFORMER_BOARD_STACK(plan::bytes_of<dp::buffer::stack>);
 
 constinit gpt theta{};

@@ -25,7 +25,7 @@ using model = std::conditional_t<MEASURE_USE == 3, tf::q8<gpt>, gpt>;
 using use =
     std::conditional_t<MEASURE_USE == 0 || MEASURE_USE == 3, dp::decoding,
                        std::conditional_t<MEASURE_USE == 1, dp::sgd_training, dp::adam_training>>;
-using plan = decltype(dp::check<board::type, model, use>());
+using plan = dp::deployment<board::type, model, use>;
 TYPEFORMER_BOARD_STACK(plan::bytes_of<dp::buffer::stack>);
 
 constinit model theta{};

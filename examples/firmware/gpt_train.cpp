@@ -13,7 +13,7 @@ namespace dp = tf::deploy;
 
 // θ, ∇, the workspace and Adam's moments in RAM: 736 KB, so the MPS2 boards only (the STM32F405's
 // 192 KB do not hold them: dp::check says so, by the buffer and the bytes over).
-using plan = decltype(dp::check<board::type, gpt, dp::adam_training>());
+using plan = dp::deployment<board::type, gpt, dp::adam_training>;
 TYPEFORMER_BOARD_STACK(plan::bytes_of<dp::buffer::stack>);
 
 constinit gpt theta{};

@@ -12,7 +12,8 @@
 //                               checked against, on the device and on the host alike
 //   TYPEFORMER_BOARD_STACK(n)   the program's stack, n bytes in the board's stack region (its
 //                               deployment's declared stack); the device fails a run whose stack
-//                               outgrows it
+//                               outgrows it. TYPEFORMER_BOARD_STACK_IN_MAIN_RAM(n): in the main
+//                               RAM instead (a deployment that leaves the F405's CCM empty)
 //   TYPEFORMER_BOARD_RAM2       an object in the second RAM region (the STM32F405's CCM)
 //   board::print_deployment<Plan>()   what Plan puts in each region (info lines)
 //   board::placed<Plan, Buffer>(object), board::stack_placed<Plan>()
@@ -135,11 +136,13 @@ bool stack_placed() {
 }  // namespace board
 
 #if defined(__arm__)
-#define TYPEFORMER_BOARD_STACK(bytes)              \
+#define TYPEFORMER_BOARD_STACK_IN(name, bytes)     \
     extern "C" unsigned char board_stack[(bytes)]; \
-    [[gnu::section(".stack"), gnu::used]] alignas(8) unsigned char board_stack[(bytes)]
+    [[gnu::section(name), gnu::used]] alignas(8) unsigned char board_stack[(bytes)]
 #define TYPEFORMER_BOARD_RAM2 [[gnu::section(".ram2")]]
 #else
-#define TYPEFORMER_BOARD_STACK(bytes) static_assert((bytes) > 0, "a stack of some bytes")
+#define TYPEFORMER_BOARD_STACK_IN(name, bytes) static_assert((bytes) > 0, "a stack of some bytes")
 #define TYPEFORMER_BOARD_RAM2
 #endif
+#define TYPEFORMER_BOARD_STACK(bytes) TYPEFORMER_BOARD_STACK_IN(".stack", bytes)
+#define TYPEFORMER_BOARD_STACK_IN_MAIN_RAM(bytes) TYPEFORMER_BOARD_STACK_IN(".stack_main", bytes)

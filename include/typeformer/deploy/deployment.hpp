@@ -5,8 +5,9 @@
 //     stack<Bytes, Region = the board's stack_region>
 //     code<Bytes, Region = the board's flash>
 //   Absent from the placement: a buffer the use writes goes in the board's main RAM (its first
-//   read-write region), one it only reads (the weights of inference and decoding) in flash; the
-//   stack is default_stack_bytes<Use>, the code default_code_bytes<Use>. Both are declared figures
+//   read-write region), one it only reads (the weights of inference and decoding) in flash. A
+//   place<> of a buffer the use has not is ignored (one placement serves several uses). The
+//   stack is default_stack_bytes<Use>, the code default_code_bytes<Use>: declared figures
 //   that the firmware measures (docs/embedded.md).
 //
 //   deployment<Board, Model, Use, Placement = placement<>>   the plan, as a type:
