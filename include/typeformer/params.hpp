@@ -130,6 +130,15 @@ private:
 // static_asserts that every name of a model fits (max_param_name_length).
 using param_name = basic_param_name<128>;
 
+// ---- arrays of layers ----
+
+// N layers numbered from First: the last N layers of a model with First + N layers, walked (and
+// saved) as `layers.{First}` … `layers.{First + N − 1}` (train/trainable.hpp's train_last).
+template <class E, std::size_t N, std::size_t First>
+struct layers_from : std::array<E, N> {
+    static constexpr std::size_t first_index = First;
+};
+
 // ---- what a parameter leaf is ----
 
 namespace detail {
@@ -154,6 +163,16 @@ template <class X>
 inline constexpr bool is_std_array_v = false;
 template <class E, std::size_t N>
 inline constexpr bool is_std_array_v<std::array<E, N>> = true;
+template <class E, std::size_t N, std::size_t First>
+inline constexpr bool is_std_array_v<layers_from<E, N, First>> = true;
+// The index of an array's first element in parameter names (0 but for layers_from).
+template <class X>
+inline constexpr std::size_t first_index_v = [] {
+    if constexpr (requires { X::first_index; })
+        return X::first_index;
+    else
+        return std::size_t{0};
+}();
 
 template <class>
 inline constexpr bool dependent_false = false;
@@ -324,7 +343,7 @@ constexpr void walk(Name& name, F& f, X& x, Xs&... xs) {
         f(std::as_const(name), x, xs...);
     } else if constexpr (is_std_array_v<U>) {
         for (std::size_t i = 0; i < x.size(); ++i) {
-            const std::size_t old = name.push_index(i);
+            const std::size_t old = name.push_index(first_index_v<U> + i);
             walk(name, f, x[i], xs[i]...);
             name.pop(old);
         }
@@ -351,7 +370,7 @@ constexpr type_stats stats_of() {
         constexpr std::size_t N = std::tuple_size_v<U>;
         type_stats e = stats_of<E>();
         std::size_t digits = 1;
-        for (std::size_t n = N == 0 ? 0 : N - 1; n >= 10; n /= 10)
+        for (std::size_t n = N == 0 ? 0 : first_index_v<U> + N - 1; n >= 10; n /= 10)
             ++digits;
         return {N * e.scalars, N * e.tensors, 1 + digits + e.name_suffix};
     } else if constexpr (!hana::Struct<U>::value) {
@@ -560,3 +579,7 @@ bool bit_equal(const Model& a, const Model& b) noexcept {
 }
 
 }  // namespace typeformer
+
+template <class E, std::size_t N, std::size_t First>
+struct std::tuple_size<typeformer::layers_from<E, N, First>>
+    : std::integral_constant<std::size_t, N> {};

@@ -58,6 +58,8 @@
 #include "train/loss.hpp"
 #include "train/schedule.hpp"
 #include "train/sgd.hpp"
+#include "train/step.hpp"
+#include "train/trainable.hpp"
 #include "train/training.hpp"
 
 // deploy/: boards as types, deployments (model × use × placement × board) checked by the

@@ -147,6 +147,35 @@ TEST(NoAllocation, DTransformerForwardBackwardAndSteps) {
               0);
 }
 
+// train/step.hpp: in-place SGD, a partial mode's gradient with Adam on it, the loss alone.
+TEST(NoAllocation, StepsOfEveryTrainableMode) {
+    using M = tf::DTransformer<float, cfg>;
+    using L = tf::trainable<M, tf::train_lora<2, tf::lora_target::W_q | tf::lora_target::W_o>>;
+    using G = tf::trainable<M, tf::train_gains_biases>;
+    auto m = std::make_unique<M>();
+    auto lora = std::make_unique<L>(), lora_grads = std::make_unique<L>();
+    auto gains = std::make_unique<G>();
+    auto adam = std::make_unique<tf::adam_state<L>>();
+    auto ws = std::make_unique<tf::step_workspace<M>>();
+    auto wsk = std::make_unique<tf::step_workspace<M, tf::train_all, tf::keep_activations>>();
+    auto wsl = std::make_unique<tf::step_workspace<M, tf::selection_of<L>>>();
+    auto wsg = std::make_unique<tf::step_workspace<M, tf::train_gains_biases>>();
+    tf::init(*m, 2);
+    tf::init_lora(*lora, 3);
+    tf::trainable_from(*m, *gains);
+    const std::vector<tf::token> x = {1, 2, 3, 4, 5, 6, 7};
+    EXPECT_EQ(allocations_of([&] {
+                  (void)tf::sgd_step_in_place(*m, x, 0.01f, *ws);
+                  (void)tf::sgd_step_in_place(*m, x, 0.01f, *wsk);
+                  (void)tf::sgd_step_in_place(*m, *gains, x, 0.01f, *wsg);
+                  tf::zero(*lora_grads);
+                  (void)tf::loss_and_grad(*m, *lora, x, *lora_grads, *wsl);
+                  tf::adam_step(*lora, *lora_grads, *adam, {});
+                  (void)tf::loss(*m, *lora, x, *wsl);
+              }),
+              0);
+}
+
 TEST(NoAllocation, TrainingLoops) {
     using M = tf::DTransformer<float, cfg>;
     using ME = tf::ETransformer<float, cfg>;

@@ -13,6 +13,7 @@
 
 #include "../kernels.hpp"
 #include "../nn/activation.hpp"
+#include "../nn/gradient.hpp"
 #include "../nn/operands.hpp"
 #include "../tensor.hpp"
 
@@ -56,10 +57,11 @@ void backward(const final_projection<T, Df, De, Act>& p, mat_view<const T, De, C
               typename final_projection<T, Df, De, Act>::template scratch<C>& s) noexcept {
     s.dpre.resize_cols(X.cols());
     fill(s.dpre, T(0));
-    Act::backward(c.pre, dY, s.dpre);             // ∂pre = dY ⊙ GELU′(pre)
-    add_bias_grad(s.dpre, grads.b_f);             // db_f += ∂pre 1
-    matmul_add(s.dpre, transpose(X), grads.W_f);  // dW_f += ∂pre Xᵀ
-    matmul_add(transpose(p.W_f), s.dpre, dX);     // dX += W_fᵀ ∂pre
+    Act::backward(c.pre, dY, s.dpre);  // ∂pre = dY ⊙ GELU′(pre)
+    // db_f += ∂pre 1;  dX += W_fᵀ ∂pre;  dW_f += ∂pre Xᵀ
+    nn::detail::projection_backward(
+        p.W_f, nn::detail::leaf::W_f, nn::detail::leaf::b_f, 0, Df::size, X, s.dpre.view(),
+        as_view(dX), nn::detail::accumulate_into<final_projection<T, Df, De, Act>, T>(grads));
 }
 
 }  // namespace typeformer

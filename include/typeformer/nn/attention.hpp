@@ -25,6 +25,7 @@
 
 #include "../kernels.hpp"
 #include "../tensor.hpp"
+#include "gradient.hpp"
 #include "operands.hpp"
 
 namespace typeformer::nn {
@@ -235,15 +236,14 @@ void backward(
         detail::attention_cview(c.A), mask, detail::attention_cview(dVt), as_view(s.dQ),
         as_view(s.dK), as_view(s.dV), as_view(s.dA), as_view(s.dS));  // 6–4
 
-    matmul_add(s.dV, transpose(Zv), grads.W_v);  // 3: dW_v += dV Zᵀ
-    add_bias_grad(s.dV, grads.b_v);              // 3: db_v += dV 1
-    matmul_add(transpose(p.W_v), s.dV, dZ);      // 3: dZ += W_vᵀ dV
-    matmul_add(s.dK, transpose(Zv), grads.W_k);  // 2: dW_k += dK Zᵀ
-    add_bias_grad(s.dK, grads.b_k);              // 2: db_k += dK 1
-    matmul_add(transpose(p.W_k), s.dK, dZ);      // 2: dZ += W_kᵀ dK
-    matmul_add(s.dQ, transpose(Xv), grads.W_q);  // 1: dW_q += dQ Xᵀ
-    add_bias_grad(s.dQ, grads.b_q);              // 1: db_q += dQ 1
-    matmul_add(transpose(p.W_q), s.dQ, dX);      // 1: dX += W_qᵀ dQ
+    // 3–1: db += dQ 1, dZ += Wᵀ dQ, dW += dQ Zᵀ for V, K, Q (nn/gradient.hpp's order)
+    const detail::accumulate_into<Attention<T, Dx, Dz, Dattn, Dout>, T> g(grads);
+    detail::projection_backward(p.W_v, detail::leaf::W_v, detail::leaf::b_v, 0, Dout::size, Zv,
+                                s.dV.view(), as_view(dZ), g);
+    detail::projection_backward(p.W_k, detail::leaf::W_k, detail::leaf::b_k, 0, Dattn::size, Zv,
+                                s.dK.view(), as_view(dZ), g);
+    detail::projection_backward(p.W_q, detail::leaf::W_q, detail::leaf::b_q, 0, Dattn::size, Xv,
+                                s.dQ.view(), as_view(dX), g);
 }
 
 }  // namespace typed

@@ -31,6 +31,7 @@
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "../token.hpp"
+#include "gradient.hpp"
 #include "operands.hpp"
 
 namespace typeformer::nn {
@@ -95,6 +96,36 @@ constexpr auto positions(M&& W_p, std::size_t first, std::size_t n) noexcept {
                                                              v.stride(), v.rows(), n};
 }
 
+// α as a T (1 for unit_scale).
+template <class T, class A>
+constexpr T alpha_value(A a) noexcept {
+    if constexpr (std::is_same_v<A, unit_scale>)
+        return T(1);
+    else
+        return a;
+}
+
+// dW_e[:, x[t]] += dX[:, t] through the sink g of the token embedding (a token that occurs twice
+// receives both columns).
+template <class DXv, class G>
+void token_embedding_backward(std::span<const token> x, const DXv& dX, const G& g) noexcept {
+    using T = typename DXv::value_type;
+    g.update(leaf::W_e, [&](auto dW, auto a) {
+        for (std::size_t t = 0; t < x.size(); ++t)
+            axpy(alpha_value<T>(a), dX.col(t), dW.col(x[t]));
+    });
+}
+
+// dW_p[:, first_position + t] += dX[:, t] through the sink g of the positional embedding.
+template <class DXv, class G>
+void positional_embedding_backward(const DXv& dX, const G& g,
+                                   std::size_t first_position = 0) noexcept {
+    using T = typename DXv::value_type;
+    g.update(leaf::W_p, [&](auto dW, auto a) {
+        axpy(alpha_value<T>(a), dX,
+             positions<typename DXv::cols_dim>(dW, first_position, dX.cols()));
+    });
+}
 }  // namespace detail
 
 inline namespace typed {
@@ -166,8 +197,8 @@ void embed_backward(const token_embedding<T, E, V>&, std::span<const token> x, c
                     token_embedding<T, E, V>& te_grads) noexcept {
     const auto dXv = as_view(dX);  // (d_e, C)
     detail::check_sequence<V, detail::cols_of<DXt>>(x, dXv.cols());
-    for (std::size_t t = 0; t < x.size(); ++t)
-        axpy(T(1), dXv.col(t), te_grads.W_e.col(x[t]));
+    detail::token_embedding_backward(
+        x, dXv, detail::accumulate_into<token_embedding<T, E, V>, T>(te_grads));
 }
 
 // dW_e[:, x[t]] += dX[:, t],  dW_p[:, first_position + t] += dX[:, t]
@@ -180,9 +211,8 @@ void embed_backward(const token_embedding<T, E, V>& te, const positional_embeddi
                     std::size_t first_position = 0) noexcept {
     const auto dXv = as_view(dX);  // (d_e, C)
     embed_backward(te, x, dXv, te_grads);
-    const auto dWp =
-        detail::positions<detail::cols_of<DXt>>(pe_grads.W_p, first_position, x.size());
-    axpy(T(1), dXv, dWp);
+    detail::positional_embedding_backward(
+        dXv, detail::accumulate_into<positional_embedding<T, E, P>, T>(pe_grads), first_position);
 }
 
 // Sinusoidal: only W_e has a gradient. pe_grads (the same empty type) keeps the call the same

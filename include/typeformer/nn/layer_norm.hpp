@@ -19,6 +19,7 @@
 
 #include "../kernels.hpp"
 #include "../tensor.hpp"
+#include "gradient.hpp"
 #include "operands.hpp"
 
 namespace typeformer::nn {
@@ -46,6 +47,29 @@ struct rms_norm {
     };
 };
 
+namespace detail {
+// dX += the gradient of Algorithm 6 (X the forward's input, mean and rstd its statistics); dγ, dβ
+// to the sink g. v: where γ is read (the block, or a trainable copy of its gains).
+template <class V, class Xt, class DYt, class DXt, class G, class M, class R>
+void layer_norm_backward(const V& v, const Xt& X, const DYt& dY, DXt&& dX, const G& g,
+                         const M& mean, const R& rstd) noexcept {
+    g.update_always(
+        v,
+        [&](auto dgamma, auto dbeta) {
+            ::typeformer::layer_norm_backward(dY, X, v.gamma, mean, rstd, dX, dgamma, dbeta);
+        },
+        leaf::gamma, leaf::beta);
+}
+// ... and of RMSnorm (dγ only).
+template <class V, class Xt, class DYt, class DXt, class G, class R>
+void rms_norm_backward(const V& v, const Xt& X, const DYt& dY, DXt&& dX, const G& g,
+                       const R& rstd) noexcept {
+    g.update_always(
+        v, [&](auto dgamma) { ::typeformer::rms_norm_backward(dY, X, v.gamma, rstd, dX, dgamma); },
+        leaf::gamma);
+}
+}  // namespace detail
+
 inline namespace typed {
 
 // Algorithm 6 for every column t of X (Y may be X).
@@ -67,7 +91,8 @@ template <class T, class D, class Xt, class DYt, class DXt>
 void backward(const layer_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX,
               layer_norm<T, D>& grads,
               const typename layer_norm<T, D>::template cache<detail::cols_of<Xt>>& c) noexcept {
-    ::typeformer::layer_norm_backward(dY, X, p.gamma, c.mean, c.rstd, dX, grads.gamma, grads.beta);
+    detail::layer_norm_backward(p, X, dY, dX, detail::accumulate_into<layer_norm<T, D>, T>(grads),
+                                c.mean, c.rstd);
 }
 
 // RMSnorm for every column t of X (Y may be X).
@@ -87,7 +112,8 @@ template <class T, class D, class Xt, class DYt, class DXt>
     requires columnwise_grad_operands<T, D, Xt, DYt, DXt>
 void backward(const rms_norm<T, D>& p, const Xt& X, const DYt& dY, DXt&& dX, rms_norm<T, D>& grads,
               const typename rms_norm<T, D>::template cache<detail::cols_of<Xt>>& c) noexcept {
-    ::typeformer::rms_norm_backward(dY, X, p.gamma, c.rstd, dX, grads.gamma);
+    detail::rms_norm_backward(p, X, dY, dX, detail::accumulate_into<rms_norm<T, D>, T>(grads),
+                              c.rstd);
 }
 
 }  // namespace typed

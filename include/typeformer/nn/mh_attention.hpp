@@ -29,6 +29,7 @@
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "attention.hpp"
+#include "gradient.hpp"
 #include "operands.hpp"
 
 namespace typeformer::nn {
@@ -120,6 +121,40 @@ constexpr void mh_attention_forward(
     // 4: Ṽ ← W_o Y + b_o 1ᵀ (+ R)                                                 (d_out, l_x)
     matmul_impl(p.W_o, c.Y, Vt, false, {}, out.with_bias(p.b_o.data()));
 }
+
+// Backward of line 4 for the heads whose rows of Y are [c0, c1) (all of them, or one): dY[c0:c1] =
+// W_o[:, c0:c1]ᵀ dṼ, then W_o[:, c0:c1]'s gradient dṼ Y[c0:c1]ᵀ to the sink g (Y is scratch
+// afterwards). b_o's gradient is the caller's (once for all heads).
+template <class Wo, class DVv, class Yv, class DYv, class G>
+constexpr void output_projection_backward(const Wo& W_o, std::size_t c0, std::size_t c1,
+                                          const DVv& dVt, const Yv& Y, const DYv& dY,
+                                          const G& g) noexcept {
+    matmul(transpose(cols(W_o, c0, c1)), dVt, dY);  // 4: dY = W_oᵀ dṼ          (H·d_mid, l_x)
+    g.update(leaf::W_o, [&](auto dW, auto a) {      // 4: dW_o += dṼ Yᵀ
+        scale_scratch(Y, a);
+        matmul_add(dVt, transpose(Y), cols(dW, c0, c1));
+    });
+}
+
+// Backward of Algorithm 5 into the sink g from the forward's cache: ACCUMULATES into dX, dZ.
+template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class Xv,
+          class Zv, class Mask, class DVv, class DXv, class DZv, class G, class C, class S>
+void mh_attention_backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const Xv& X,
+                           const Zv& Z, Mask mask, const DVv& dVt, const DXv& dX, const DZv& dZ,
+                           const G& g, const C& c, S& s) noexcept {
+    constexpr std::size_t qk = Heads::size * Dattn::size, v = Heads::size * Dmid::size;
+    g.update(leaf::b_o, [&](auto db, auto) { add_bias_grad(dVt, db); });  // 4: db_o += dṼ 1
+    output_projection_backward(p.W_o, 0, v, dVt, c.Y.view(), s.dY.view(), g);
+    for (std::size_t h = 0; h < Heads::size; ++h)  // 3–1: dY^h = head(dY, h) → dQ^h, dK^h, dV^h
+        attention_core_backward(head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
+                                head(attention_cview(c.V), h), attention_cview(c.A[h]), mask,
+                                head(attention_cview(s.dY), h), head(s.dQ, h), head(s.dK, h),
+                                head(s.dV, h), as_view(s.dA), as_view(s.dS));
+    // 2, Alg. 4 lines 3–1 for every head at once: db += dQ 1, dZ += Wᵀ dQ, dW += dQ Zᵀ, …
+    projection_backward(p.W_v, leaf::W_v, leaf::b_v, 0, v, Z, s.dV.view(), dZ, g);
+    projection_backward(p.W_k, leaf::W_k, leaf::b_k, 0, qk, Z, s.dK.view(), dZ, g);
+    projection_backward(p.W_q, leaf::W_q, leaf::b_q, 0, qk, X, s.dQ.view(), dX, g);
+}
 }  // namespace detail
 
 inline namespace typed {
@@ -171,7 +206,6 @@ void backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const X
                   detail::cols_of<XM>, detail::cols_of<ZM>>& c,
               typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template scratch<
                   detail::cols_of<XM>, detail::cols_of<ZM>>& s) noexcept {
-    using detail::attention_cview;
     const auto Xv = as_view(X);
     const auto Zv = as_view(Z);
     const std::size_t l_x = Xv.cols(), l_z = Zv.cols();
@@ -184,26 +218,9 @@ void backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const X
     detail::attention_resize(s.dA, l_z, l_x);
     detail::attention_resize(s.dS, l_z, l_x);
 
-    matmul_add(dVt, transpose(c.Y), grads.W_o);  // 4: dW_o += dṼ Yᵀ
-    add_bias_grad(dVt, grads.b_o);               // 4: db_o += dṼ 1
-    matmul(transpose(p.W_o), dVt, s.dY);  // 4: dY = W_oᵀ dṼ               (H·d_mid, l_x)
-    for (std::size_t h = 0; h < Heads::size; ++h)  // 3–1: dY^h = head(dY, h) → dQ^h, dK^h, dV^h
-        detail::attention_core_backward(head(attention_cview(c.Q), h),
-                                        head(attention_cview(c.K), h),
-                                        head(attention_cview(c.V), h), attention_cview(c.A[h]),
-                                        mask, head(attention_cview(s.dY), h), head(s.dQ, h),
-                                        head(s.dK, h), head(s.dV, h), as_view(s.dA), as_view(s.dS));
-
-    // 2, Alg. 4 lines 3–1 for every head at once
-    matmul_add(s.dV, transpose(Zv), grads.W_v);  // dW_v += dV Zᵀ
-    add_bias_grad(s.dV, grads.b_v);              // db_v += dV 1
-    matmul_add(transpose(p.W_v), s.dV, dZ);      // dZ += W_vᵀ dV
-    matmul_add(s.dK, transpose(Zv), grads.W_k);  // dW_k += dK Zᵀ
-    add_bias_grad(s.dK, grads.b_k);              // db_k += dK 1
-    matmul_add(transpose(p.W_k), s.dK, dZ);      // dZ += W_kᵀ dK
-    matmul_add(s.dQ, transpose(Xv), grads.W_q);  // dW_q += dQ Xᵀ
-    add_bias_grad(s.dQ, grads.b_q);              // db_q += dQ 1
-    matmul_add(transpose(p.W_q), s.dQ, dX);      // dX += W_qᵀ dQ
+    detail::mh_attention_backward(
+        p, Xv, Zv, mask, as_view(dVt), as_view(dX), as_view(dZ),
+        detail::accumulate_into<MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>, T>(grads), c, s);
 }
 
 }  // namespace typed

@@ -23,6 +23,7 @@
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "activation.hpp"
+#include "gradient.hpp"
 #include "operands.hpp"
 
 namespace typeformer::nn {
@@ -71,6 +72,37 @@ constexpr void mlp_forward(const mlp<T, E, M, Act>& p, const XV& Xv, Yt&& Y,
     // W²_mlp · + b²_mlp 1ᵀ (+ R)                                                  (d_e, C)
     matmul_impl(p.W_2, c.act, Y, false, {}, out.with_bias(p.b_2.data()));
 }
+
+// Backward of the hidden units [r0, r1) (all d_mlp of them in the plain backward; a tile at a time
+// when the hidden activations are recomputed, train/step.hpp): pre and act (r1 − r0, C) hold those
+// units' W_1 X + b_1 1ᵀ and Act(pre); dAct, d_pre (r1 − r0, C) are scratch. Adds their share of
+// dX and hands the gradients of W_2[:, r0:r1], b_1[r0:r1], W_1[r0:r1, :] to the sink g (after the
+// last read of each: an in-place sink may update them); act and d_pre are scratch afterwards.
+template <class Act, class P, class Xv, class DYv, class DXv, class G, class Pre, class Av,
+          class DAv, class DPv>
+void mlp_units_backward(const P& p, std::size_t r0, std::size_t r1, const Xv& X, const DYv& dY,
+                        const DXv& dX, const G& g, const Pre& pre, const Av& act, const DAv& dAct,
+                        const DPv& d_pre) noexcept {
+    using T = typename Xv::value_type;
+    matmul(transpose(cols(p.W_2, r0, r1)), dY, dAct);  // dAct = W_2ᵀ dY
+    g.update(leaf::W_2, [&](auto dW, auto a) {         // dW_2 += dY · Actᵀ
+        scale_scratch(act, a);
+        matmul_add(dY, transpose(act), cols(dW, r0, r1));
+    });
+    fill(d_pre, T(0));
+    Act::backward(pre, dAct, d_pre);  // d pre = dAct ⊙ Act′(pre)
+    // db_1 += d pre 1;  dX += W_1ᵀ d pre;  dW_1 += d pre · Xᵀ
+    projection_backward(p.W_1, leaf::W_1, leaf::b_1, r0, r1, X, d_pre, dX, g);
+}
+
+// The whole MLP's backward into the sink g: db_2, then every hidden unit at once.
+template <class T, class E, class M, class Act, class Xv, class DYv, class DXv, class G, class Pre,
+          class Av, class DAv, class DPv>
+void mlp_backward(const mlp<T, E, M, Act>& p, const Xv& X, const DYv& dY, const DXv& dX, const G& g,
+                  const Pre& pre, const Av& act, const DAv& dAct, const DPv& d_pre) noexcept {
+    g.update(leaf::b_2, [&](auto db, auto) { add_bias_grad(dY, db); });  // db_2 += dY 1
+    mlp_units_backward<Act>(p, 0, M::size, X, dY, dX, g, pre, act, dAct, d_pre);
+}
 }  // namespace detail
 
 inline namespace typed {
@@ -113,14 +145,9 @@ void backward(const mlp<T, E, M, Act>& p, const Xt& X, const DYt& dY, DXt&& dX,
     TYPEFORMER_CHECK(c.act.cols() == Xv.cols(), "mlp backward: the cache is not from this X");
     detail::set_length(s.dAct, Xv.cols());
     detail::set_length(s.d_pre, Xv.cols());
-    add_bias_grad(dY, grads.b_2);                 // db_2 += dY 1
-    matmul_add(dY, transpose(c.act), grads.W_2);  // dW_2 += dY · Actᵀ
-    matmul(transpose(p.W_2), dY, s.dAct);         // dAct = W_2ᵀ dY
-    fill(s.d_pre, T(0));
-    Act::backward(c.pre, s.dAct, s.d_pre);          // d pre = dAct ⊙ Act′(pre)
-    add_bias_grad(s.d_pre, grads.b_1);              // db_1 += d pre 1
-    matmul_add(s.d_pre, transpose(Xv), grads.W_1);  // dW_1 += d pre · Xᵀ
-    matmul_add(transpose(p.W_1), s.d_pre, dX);      // dX += W_1ᵀ d pre
+    detail::mlp_backward(p, Xv, as_view(dY), as_view(dX),
+                         detail::accumulate_into<mlp<T, E, M, Act>, T>(grads), c.pre.view(),
+                         c.act.view(), s.dAct.view(), s.d_pre.view());
 }
 
 }  // namespace typed

@@ -22,6 +22,7 @@
 #include "../kernels.hpp"
 #include "../tensor.hpp"
 #include "embedding.hpp"
+#include "gradient.hpp"
 #include "operands.hpp"
 
 namespace typeformer::nn {
@@ -46,6 +47,27 @@ concept unembedding_operands =
     matrix_operand<Xt> && matrix_operand<Lt> && rows_are<detail::rows_of<Xt>, E> &&
     rows_are<detail::rows_of<Lt>, V> && same_columns<detail::cols_of<Lt>, detail::cols_of<Xt>> &&
     same_value_type<detail::value_of<Xt>, T> && same_value_type<detail::value_of<Lt>, T>;
+
+namespace detail {
+// logits = W_u X: dX += W_uᵀ·dlogits, then dW_u (dlogits·Xᵀ) to the sink g; dlogits is scratch
+// afterwards (an in-place sink scales it).
+template <class P, class Xv, class DLv, class DXv, class G>
+void unembedding_backward(const P& p, const Xv& X, const DLv& dlogits, const DXv& dX,
+                          const G& g) noexcept {
+    projection_backward(p.W_u, leaf::W_u, nullptr, 0, p.W_u.rows(), X, dlogits, dX, g);
+}
+// logits = W_eᵀ X (tied): dX += W_e·dlogits, then dW_e (X·dlogitsᵀ) to the sink of the token
+// embedding; dlogits is scratch afterwards.
+template <class Te, class Xv, class DLv, class DXv, class G>
+void tied_unembedding_backward(const Te& te, const Xv& X, const DLv& dlogits, const DXv& dX,
+                               const G& g) noexcept {
+    matmul_add(te.W_e, dlogits, dX);
+    g.update(leaf::W_e, [&](auto dW, auto a) {
+        scale_scratch(dlogits, a);
+        matmul_add(X, transpose(dlogits), dW);
+    });
+}
+}  // namespace detail
 
 inline namespace typed {
 
@@ -74,8 +96,8 @@ template <class T, class V, class E, class Xt, class DLt, class DXt>
         same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
 void backward(const unembedding<T, V, E>& p, const Xt& X, const DLt& dlogits, DXt&& dX,
               unembedding<T, V, E>& grads) noexcept {
-    matmul_add(dlogits, transpose(X), grads.W_u);
-    matmul_add(transpose(p.W_u), dlogits, dX);
+    detail::unembedding_backward(p, as_view(X), as_view(dlogits), as_view(dX),
+                                 detail::accumulate_into<unembedding<T, V, E>, T>(grads));
 }
 
 // ---- tied: W_u = W_eᵀ ----
@@ -105,8 +127,9 @@ template <class T, class V, class E, class Xt, class DLt, class DXt>
         same_value_type<detail::value_of<DXt>, T> && writable<detail::element_of<DXt>>
 void backward(const tied_unembedding<T, V, E>&, const token_embedding<T, E, V>& te, const Xt& X,
               const DLt& dlogits, DXt&& dX, token_embedding<T, E, V>& te_grads) noexcept {
-    matmul_add(X, transpose(dlogits), te_grads.W_e);
-    matmul_add(te.W_e, dlogits, dX);
+    detail::tied_unembedding_backward(
+        te, as_view(X), as_view(dlogits), as_view(dX),
+        detail::accumulate_into<token_embedding<T, E, V>, T>(te_grads));
 }
 
 }  // namespace typed

@@ -31,6 +31,7 @@
 #include "../models/status.hpp"
 #include "../models/workspace.hpp"
 #include "../token.hpp"
+#include "step.hpp"  // its loss_and_grad and loss forms, before the fallbacks below
 
 namespace typeformer {
 
