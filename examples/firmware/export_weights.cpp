@@ -14,6 +14,9 @@
 //                        GPT of the STM32F405 (grid.hpp), 500 Adam steps (lr 1e-3, ~4 s) on the
 //                        text's bytes, exported as typeformer-export-header --q8 writes a
 //                        checkpoint (gpt_generate)
+//   finetune_base.hpp    with `f405`: base<DTransformer<float, gpt235k>>, the float GPT that
+//                        gpt_finetune adapts on the device, 300 Adam steps (lr 1e-3) on the text's
+//                        bytes
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -110,5 +113,13 @@ int main(int argc, char** argv) {
     auto large_q8 = std::make_unique<tf::q8<big>>();
     tf::quantize(*large, *large_q8);
     tf::io::export_header(*large_q8, out / "f405_q8.hpp", "weights");
+
+    // the base the device fine-tunes: bytes as tokens (N_V 256)
+    using base = tf::DTransformer<float, firmware::gpt235k>;
+    auto b = std::make_unique<base>();
+    tf::init(*b, 2);
+    if (!train(*b, bytes, 300, 1e-3f, 0.5, "gpt235k"))
+        return 1;
+    tf::io::export_header(*b, out / "finetune_base.hpp", "base");
     return 0;
 }

@@ -8,6 +8,9 @@
 //                  parameters (945,984; 995,456 B of int8 weights) whose int8 weights and KV-cache
 //                  decoding fit the STM32F405 (gpt_generate.cpp proves that the next larger shapes
 //                  of the grid do not fit)
+//   gpt235k        the GPT gpt_finetune adapts on the STM32F405: 234,880 parameters, float
+//                  weights (939,520 B) in flash; bytes as tokens (N_V 256), l_max 32, L 4, H 4 of
+//                  d_attn = d_mid = 16, d_e 64, d_mlp 256, W_u its own (docs/training.md's "235k")
 #pragma once
 
 #include <cstddef>
@@ -21,5 +24,10 @@ struct grid {
     static constexpr bool tied = true;
 };
 using f405 = grid<192, 2>;
+
+struct gpt235k {
+    static constexpr std::size_t N_V = 256, l_max = 32, L = 4, H = 4, d_e = 64, d_mlp = 256,
+                                 d_attn = 16, d_mid = 16;
+};
 
 }  // namespace firmware

@@ -124,6 +124,34 @@ static_assert(std::is_same_v<decltype(dp::check<dp::stm32f405, tf::q8<gpt>, dp::
                                              dp::model_without_use<tf::q8<gpt>>>>);
 static_assert(!dp::fits<dp::stm32f405, gpt, dp::adam_training>);
 
+// ---- train/step.hpp's steps: every parameter in place, or a part over a frozen base ----
+// every parameter of tiny in the F405's 192 KB: θ in the SRAM, the step's workspace in the CCM
+using in_place =
+    dp::deployment<dp::stm32f405, gpt, dp::step_sgd<>,
+                   dp::placement<dp::place<dp::buffer::step_workspace, dp::memory::ccm>>>;
+static_assert(in_place::used(1) == sizeof(gpt));
+static_assert(in_place::used(2) == sizeof(tf::step_workspace<gpt>) + 4 * KiB);
+static_assert(in_place::bytes_of<dp::buffer::trainable> == 0);  // θ is what trains
+static_assert(!dp::fits<dp::stm32f405, gpt, dp::step_sgd<>>);   // θ and the workspace: 177 KB
+// a partial mode: the base only read (flash), the trainable part and the workspace written
+using lora = tf::train_lora<4>;
+using partial = dp::deployment<dp::stm32f405, gpt, dp::step_sgd<lora>>;
+static_assert(partial::used(0) == dp::default_code_bytes<dp::step_sgd<lora>> + sizeof(gpt));
+static_assert(partial::used(1) ==
+              sizeof(tf::trainable<gpt, lora>) + sizeof(tf::step_workspace<gpt, lora>));
+static_assert(tf::step_footprint<gpt, lora>.sgd_in_place == partial::used(1));
+// Adam over the trainable part: its ∇ and m, v too
+using adam = dp::deployment<dp::stm32f405, gpt, dp::step_adam<tf::train_gains_biases>>;
+static_assert(adam::used(1) == tf::step_footprint<gpt, tf::train_gains_biases>.adam);
+// the base written under train_all: in flash it is an error that says so
+static_assert(
+    std::is_same_v<
+        decltype(dp::check<dp::stm32f405, gpt, dp::step_sgd<>,
+                           dp::placement<dp::place<dp::buffer::weights, dp::memory::flash>>>()),
+        tf::shape_error<tf::in::deployment, dp::for_use<dp::step_sgd<>>, dp::on<dp::stm32f405>,
+                        dp::written_buffer<dp::buffer::weights>,
+                        dp::read_only_region<dp::memory::flash>>>);
+
 // ---- footprint per use and region ----
 constexpr auto fp = tf::footprint<gpt>;
 static_assert(fp.decoding.flash == sizeof(gpt) && fp.decoding.ram == sizeof(tf::kv_cache<gpt>));

@@ -16,6 +16,8 @@
 //                               RAM instead (a deployment that leaves the F405's CCM empty)
 //   TYPEFORMER_BOARD_RAM2       an object in the second RAM region (the STM32F405's CCM)
 //   board::print_deployment<Plan>()   what Plan puts in each region (info lines)
+//   board::print_params(label, x, stride)  every stride-th scalar of a model (or of a trainable
+//                               part) in walk order: `label index value` lines to compare
 //   board::placed<Plan, Buffer>(object), board::stack_placed<Plan>()
 //                               the object (the stack) is where the deployment Plan puts it: in
 //                               its region's address range, and the stack of Plan's size (device;
@@ -117,6 +119,19 @@ void print_deployment() {
     using B = typename Plan::board_type;
     for (std::size_t r = 0; r < B::region_count; ++r)
         print("info deployment", B::labels[r], "bytes", Plan::used(r), "of", B::info[r].bytes);
+}
+
+// Scalars 0, stride, 2·stride, … of x's parameters, counted across its leaves in walk order
+// (typeformer's for_each_param, found by argument-dependent lookup: this header does not include
+// the library, which the board support cortex_m.cpp does not use).
+template <class Params>
+void print_params(const char* label, const Params& x, std::size_t stride) {
+    std::size_t index = 0;
+    for_each_param(x, [&](const auto&, const auto& leaf) {
+        for (std::size_t i = 0; i < sizeof leaf.elems / sizeof leaf.elems[0]; ++i, ++index)
+            if (index % stride == 0)
+                print(label, index, leaf.data()[i]);
+    });
 }
 
 template <class Plan>

@@ -6,6 +6,14 @@
 //   decoding       weights (read), kv_cache (written)                        try_prefill, try_append
 //   sgd_training   weights, gradients, training_workspace (all written)      loss_and_grad, sgd_step
 //   adam_training  the same and adam_state (written)                         …, adam_step
+//   step_sgd<S, Memory>   train_all: weights, step_workspace (written)        sgd_step_in_place
+//                         a partial S: weights (read: flash), trainable,      (train/step.hpp)
+//                         step_workspace (written)
+//   step_adam<S, Memory>  the same and the trainable part's gradients and     loss_and_grad with
+//                         adam_state (written)                                a step_workspace,
+//                                                                             adam_step
+//   (S: train_all, train_gains_biases, train_last<k>, train_lora<r, …>: train/trainable.hpp;
+//   Memory: recompute_activations or keep_activations; DTransformer only)
 //
 //   use_buffers<Use, Model>::type       type_list<need<buffer::…, bytes, written>…>
 //   has_use<Use, Model>                 whether Model can be deployed for Use (an int8 model
@@ -25,6 +33,8 @@
 #include "../infer/kv_cache.hpp"
 #include "../models/workspace.hpp"
 #include "../train/adam.hpp"
+#include "../train/step.hpp"
+#include "../train/trainable.hpp"
 #include "board.hpp"
 
 namespace typeformer::deploy {
@@ -34,6 +44,8 @@ namespace buffer {
 struct weights;              // θ: the model object
 struct gradients;            // ∇θ, the model's type
 struct adam_state;           // m, v, t
+struct trainable;            // a partial mode's trainable part (train/trainable.hpp)
+struct step_workspace;       // train/step.hpp's step: streams, one head's or one tile's buffers
 struct training_workspace;   // the activations of every layer and backward's scratch
 struct inference_workspace;  // one layer's activations, reused by every layer
 struct kv_cache;             // K, V per layer at l_max, the tokens, one step's memory
@@ -54,6 +66,12 @@ struct inference {};      // one forward pass at l_max with an inference_workspa
 struct decoding {};       // KV-cache decoding up to l_max tokens
 struct sgd_training {};   // a training step at l_max: Algorithm 13's loss and gradient, SGD
 struct adam_training {};  // the same with Adam's moments
+// A step of train/step.hpp (one sequence at l_max) training S, with SGD applied in place as each
+// gradient completes (no ∇ buffer), or with the trainable part's ∇ and Adam's moments.
+template <trainable_selection S = train_all, activation_memory Memory = recompute_activations>
+struct step_sgd {};
+template <trainable_selection S = train_all, activation_memory Memory = recompute_activations>
+struct step_adam {};
 
 template <class Use, class Model>
 struct use_buffers;  // ::type, for the uses Model has; specialised by each use
@@ -95,6 +113,37 @@ template <class Model>
 struct use_buffers<adam_training, Model>
     : detail::training_buffers<
           Model, need<buffer::adam_state, sizeof(typeformer::adam_state<Model>), true>> {};
+
+namespace detail {
+// train/step.hpp's buffers of Model under S: the weights (written only when every parameter
+// trains: otherwise the frozen base, only read), the trainable part, the workspace; then More.
+template <class Model, class S, class Memory, class... More>
+struct step_buffers {
+    static constexpr bool all = std::is_same_v<S, train_all>;
+    using workspace =
+        need<buffer::step_workspace, sizeof(typeformer::step_workspace<Model, S, Memory>), true>;
+    using type = std::conditional_t<
+        all, type_list<need<buffer::weights, sizeof(Model), true>, workspace, More...>,
+        type_list<need<buffer::weights, sizeof(Model), false>,
+                  need<buffer::trainable, sizeof(typeformer::trainable<Model, S>), true>, workspace,
+                  More...>>;
+};
+}  // namespace detail
+
+template <class Model, class S, class Memory>
+    requires requires {
+        sizeof(typeformer::step_workspace<Model, S, Memory>);
+    }
+struct use_buffers<step_sgd<S, Memory>, Model> : detail::step_buffers<Model, S, Memory> {};
+template <class Model, class S, class Memory>
+    requires requires {
+        sizeof(typeformer::step_workspace<Model, S, Memory>);
+    }
+struct use_buffers<step_adam<S, Memory>, Model>
+    : detail::step_buffers<
+          Model, S, Memory, need<buffer::gradients, sizeof(typeformer::trainable<Model, S>), true>,
+          need<buffer::adam_state, sizeof(typeformer::adam_state<typeformer::trainable<Model, S>>),
+               true>> {};
 
 template <class Use, class Model>
 concept has_use = requires {
