@@ -1,10 +1,12 @@
 // How docs/embedded.md's "largest model per part and mode" was found: a search at compile time,
 // with tf::deploy::fits, over a grid of GPTs (byte tokens, N_V 259; l_max 32; heads of 32, or one
 // of 16 for d_e 16; d_mlp = 4·d_e; W_u tied), for every part of deploy/board.hpp and every use
-// (KV-cache decoding with float or int8 weights, an SGD step, an Adam step) with the default
-// placement (deploy/deployment.hpp: read-only weights in flash, the rest in the main RAM, the
-// declared stack and code). Prints, per part and use, the grid's model with the most parameters
-// that fits, and its bytes per region.
+// (KV-cache decoding with float or int8 weights, an SGD step, an Adam step, train/step.hpp's
+// in-place SGD of every parameter and of a part: rank-4 adapters on W_q, W_v, the gains and
+// biases, the last layer) with the default placement (deploy/deployment.hpp: read-only weights in
+// flash, the rest in the main RAM, the declared stack and code; an in-place step that does not
+// fit so may put its workspace in the stack's region, the STM32F405's CCM). Prints, per part and use, the
+// grid's model with the most parameters that fits, and its bytes per region.
 //
 //   g++ -std=c++20 -O1 -Iinclude examples/firmware/largest.cpp -o largest && ./largest
 //
@@ -29,14 +31,27 @@ struct best {
     std::size_t used[8]{};
 };
 
+// A deployment of the model with the default placement, or, for an in-place step that does not
+// fit so, with its workspace beside the stack (the F405's CCM, the H743's DTCM).
+template <class Use>
+inline constexpr bool in_place_step = false;
+template <class S, class M>
+inline constexpr bool in_place_step<dp::step_sgd<S, M>> = true;
+
+template <class Board, class Model, class Use>
+using placement_for = std::conditional_t<
+    !in_place_step<Use> || dp::fits<Board, Model, Use>, dp::placement<>,
+    dp::placement<dp::place<dp::buffer::step_workspace, typename Board::stack_region>>>;
+
 template <class Board, class Use, bool Int8, std::size_t E, std::size_t L>
 void consider(best& b) {
     using model = std::conditional_t<Int8, tf::q8<gpt<E, L>>, gpt<E, L>>;
-    if constexpr (dp::fits<Board, model, Use>) {
+    using where = placement_for<Board, model, Use>;
+    if constexpr (dp::fits<Board, model, Use, where>) {
         constexpr std::size_t p = tf::parameter_count<gpt<E, L>>;
         if (p > b.parameters) {
             b = {E, L, p, {}};
-            using plan = dp::deployment<Board, model, Use>;
+            using plan = dp::deployment<Board, model, Use, where>;
             for (std::size_t r = 0; r < Board::region_count; ++r)
                 b.used[r] = plan::used(r);
         }
@@ -80,6 +95,10 @@ void part() {
     row<Board, dp::decoding, true>("decoding, int8 weights");
     row<Board, dp::sgd_training, false>("SGD step");
     row<Board, dp::adam_training, false>("Adam step");
+    row<Board, dp::step_sgd<>, false>("in-place SGD, every parameter");
+    row<Board, dp::step_sgd<tf::train_lora<4>>, false>("in-place SGD, LoRA r 4 (W_q, W_v)");
+    row<Board, dp::step_sgd<tf::train_gains_biases>, false>("in-place SGD, gains and biases");
+    row<Board, dp::step_sgd<tf::train_last<1>>, false>("in-place SGD, last layer and ln_f");
 }
 
 int main() {
