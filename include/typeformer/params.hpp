@@ -54,6 +54,7 @@
 
 #include "config.hpp"
 #include "dim.hpp"
+#include "kernels/diagnose.hpp"
 #include "random.hpp"
 #include "tensor.hpp"
 
@@ -421,6 +422,7 @@ inline constexpr std::size_t max_param_name_length = [] {
 
 // f(name, leaf) for every leaf, in declaration order. A const model gives const leaves.
 template <class Model, class F>
+    requires(param_struct<Model> || param_leaf<Model>)
 constexpr void for_each_param(Model&& model, F&& f) {
     static_assert(max_param_name_length<Model> <= param_name::capacity,
                   "typeformer: a parameter name is longer than param_name::capacity");
@@ -453,6 +455,7 @@ constexpr void for_each_param_zip(F&& f, X&& x, Xs&&... xs) {
 
 // Sets every scalar of a model (or of one leaf) to zero.
 template <class X>
+    requires(param_struct<X> || param_leaf<X>)
 constexpr void zero(X& x) noexcept {
     for_each_param(x, [](const param_name&, auto& p) {
         using T = typename std::remove_cvref_t<decltype(p)>::value_type;
@@ -515,6 +518,7 @@ void init_with(Model& model, std::uint64_t seed, Scale std) noexcept {
 // Deterministic and platform-independent: each weight tensor draws, in its file
 // (row-major) order, from prng::stream_for(seed, name) through prng::normal_sampler
 template <class Model>
+    requires param_struct<Model>
 void init(Model& model, std::uint64_t seed, init_options opt = {}) noexcept {
     detail::init_with<prng::normal_sampler>(model, seed, opt.std);
 }
@@ -523,12 +527,14 @@ void init(Model& model, std::uint64_t seed, init_options opt = {}) noexcept {
 // unit (a Cortex-M4F), where init's sampler runs in soft-float: the same rules and distribution,
 // other numbers (also the same on every platform), and no double code linked.
 template <class Model>
+    requires param_struct<Model>
 void init_float(Model& model, std::uint64_t seed, init_options_float opt = {}) noexcept {
     detail::init_with<prng::normal_sampler_float>(model, seed, opt.std);
 }
 
 // dst ← src, leaf by leaf.
 template <class Model>
+    requires param_struct<Model>
 constexpr void copy_params(const Model& src, Model& dst) noexcept {
     for_each_param(src, dst, [](const param_name&, const auto& s, auto& d) {
         for (std::size_t i = 0; i < leaf_elements<decltype(s)>; ++i)
@@ -554,6 +560,7 @@ constexpr Model params_from(const T (&flat)[N]) noexcept {
 
 // max |a − b| over every scalar (0 for identical models; NaN-propagating).
 template <class Model>
+    requires param_struct<Model>
 double max_abs_diff(const Model& a, const Model& b) noexcept {
     double m = 0.0;
     for_each_param(a, b, [&m](const param_name&, const auto& x, const auto& y) {
@@ -569,6 +576,7 @@ double max_abs_diff(const Model& a, const Model& b) noexcept {
 
 // Every scalar has the same bits in a and b.
 template <class Model>
+    requires param_struct<Model>
 bool bit_equal(const Model& a, const Model& b) noexcept {
     bool eq = true;
     for_each_param(a, b, [&eq](const param_name&, const auto& x, const auto& y) {
@@ -577,6 +585,70 @@ bool bit_equal(const Model& a, const Model& b) noexcept {
     });
     return eq;
 }
+
+// ---- a call of no form above: not parameters, or two models that differ (shape_error.hpp) ----
+
+namespace detail {
+// X is a struct of parameters (a model, a block, a gradient); a pointer to one is the model not
+// dereferenced (`init(model, seed)` with a std::unique_ptr<Model>): needed<Model>.
+template <class X>
+constexpr auto check_parameters() {
+    using U = std::remove_cvref_t<X>;
+    if constexpr (param_struct<U> || param_leaf<U>)
+        return what<>{};
+    else if constexpr (std::is_pointer_v<U> && param_struct<std::remove_pointer_t<U>>)
+        return what<model<U>, needed<std::remove_cv_t<std::remove_pointer_t<U>>>>{};
+    else if constexpr (requires { requires param_struct<typename U::element_type>; })
+        return what<model<U>, needed<std::remove_cv_t<typename U::element_type>>>{};
+    else
+        return what<model<U>, needed<model_parameters>>{};
+}
+// B, the second struct of a call over two (copy_params(src, dst), ...), is A's type.
+template <class A, class B>
+constexpr auto check_same_parameters() {
+    return first_error(
+        check_parameters<A>(), check_parameters<B>(),
+        check_same_model<other_model, std::remove_cvref_t<B>, std::remove_cvref_t<A>>());
+}
+}  // namespace detail
+
+// Every form above takes a struct of parameters first: one error for anything else.
+#define TYPEFORMER_PARAMETERS_FALLBACK(f, where)                                 \
+    template <class X, class... A>                                               \
+        requires(!::typeformer::param_struct<X> && !::typeformer::param_leaf<X>) \
+    auto f(X&& x, A&&... args)                                                   \
+        ->decltype(::typeformer::detail::shape_error_of<::typeformer::where>(    \
+            ::typeformer::detail::check_parameters<X>()))
+TYPEFORMER_PARAMETERS_FALLBACK(zero, in::zero);
+TYPEFORMER_PARAMETERS_FALLBACK(init, in::init);
+TYPEFORMER_PARAMETERS_FALLBACK(init_float, in::init_float);
+TYPEFORMER_PARAMETERS_FALLBACK(for_each_param, in::for_each_param);
+
+// The forms over two structs of one type.
+template <class S, class D>
+    requires(!std::is_same_v<std::remove_cvref_t<S>, std::remove_cvref_t<D>> || !param_struct<S>)
+auto copy_params(const S& src, D& dst) noexcept
+    -> decltype(detail::shape_error_of<in::copy_params>(detail::check_same_parameters<D, S>()));
+template <class A, class B>
+    requires(!std::is_same_v<std::remove_cvref_t<A>, std::remove_cvref_t<B>> || !param_struct<A>)
+auto max_abs_diff(const A& a, const B& b) noexcept
+    -> decltype(detail::shape_error_of<in::max_abs_diff>(detail::check_same_parameters<A, B>()));
+template <class A, class B>
+    requires(!std::is_same_v<std::remove_cvref_t<A>, std::remove_cvref_t<B>> || !param_struct<A>)
+auto bit_equal(const A& a, const B& b) noexcept
+    -> decltype(detail::shape_error_of<in::bit_equal>(detail::check_same_parameters<A, B>()));
+template <class Model, class Grads, class F>
+    requires((
+        param_struct<Model> ||
+        param_leaf<Model>)&&!std::is_same_v<std::remove_cvref_t<Model>, std::remove_cvref_t<Grads>>)
+auto for_each_param(Model&& model, Grads&& grads, F&& f)
+    -> decltype(detail::shape_error_of<in::for_each_param>(
+        detail::check_same_parameters<Model, Grads>()));
+template <class F, class X, class... Xs>
+    requires(!(std::is_same_v<std::remove_cvref_t<X>, std::remove_cvref_t<Xs>> && ...))
+auto for_each_param_zip(F&& f, X&& x, Xs&&... xs)
+    -> decltype(detail::shape_error_of<in::for_each_param_zip>(
+        detail::first_error(detail::check_same_parameters<X, Xs>()...)));
 
 }  // namespace typeformer
 

@@ -42,17 +42,28 @@ struct matvec_add;
 struct add_bias;
 struct add_bias_grad;
 struct axpy;
+struct scale;
 struct copy;
+struct assign;  // X = Y between tensors
+struct fill;
 struct relabel;
+struct transpose;
 struct head;
+struct head_of_vec;
+struct split_heads;
+struct concat_heads;
 struct layer_norm_kernel;
 struct layer_norm_kernel_backward;
 struct rms_norm_kernel;
 struct rms_norm_kernel_backward;
 struct softmax_columns;
 struct softmax_columns_backward;
-struct activation;
-struct activation_backward;
+struct relu;
+struct relu_backward;
+struct gelu;
+struct gelu_backward;
+struct gelu_tanh;
+struct gelu_tanh_backward;
 struct cross_entropy;
 struct cross_entropy_backward;
 // the blocks (nn/)
@@ -73,6 +84,17 @@ struct Algorithm_7_unembedding_backward;
 struct Algorithm_7_probabilities;
 struct MLP;
 struct MLP_backward;
+struct Algorithm_1_token_embedding;
+struct Algorithm_2_positional_embedding;
+// the layers of the architectures (models/)
+struct gpt_layer;
+struct gpt_layer_backward;
+struct encoder_layer;
+struct encoder_layer_backward;
+struct decoder_layer;
+struct decoder_layer_backward;
+struct final_projection;
+struct final_projection_backward;
 // the architectures, their training and inference (Algorithms 8–15)
 struct forward;
 struct logits;
@@ -99,11 +121,46 @@ struct try_prefill;
 struct prefill;
 struct try_encode;
 struct probabilities;
+// the walks over parameters (params.hpp, train/clip.hpp)
+struct for_each_param;
+struct for_each_param_zip;
+struct zero;
+struct init;
+struct init_float;
+struct copy_params;
+struct max_abs_diff;
+struct bit_equal;
+struct grad_norm;
+struct scale_params;
+struct clip_grad_norm;
+struct check_input;
+struct training_state;
+struct reset;
+struct try_loss_and_grad_targets;
 // int8 models (models/quantized.hpp)
 struct q8;
 struct quantize;
+struct quantize_transposed;
 struct dequantize;
-// weights files and headers (io/)
+struct q8_matmul;  // matmul(Wq, B, C) over a q8_mat
+// weights files, checkpoints, headers, imports, summaries (io/)
+struct load;
+struct load_state;
+struct save;
+struct save_state;
+struct try_load;
+struct try_load_state;
+struct try_save;
+struct save_checkpoint;
+struct load_checkpoint;
+struct try_save_checkpoint;
+struct try_load_checkpoint;
+struct try_load_checkpoint_model;
+struct import_nanogpt;
+struct import_hf_gpt2;
+struct try_import_nanogpt;
+struct try_import_hf_gpt2;
+struct summary;
 struct export_header;
 }  // namespace in
 
@@ -175,6 +232,8 @@ TYPEFORMER_OPERAND(rstd);
 TYPEFORMER_OPERAND(dgamma);
 TYPEFORMER_OPERAND(dbeta);
 // parameters, whose dimensions are the block's
+TYPEFORMER_OPERAND(W);   // a float weight matrix and
+TYPEFORMER_OPERAND(Wq);  // its int8 form (q8_mat)
 TYPEFORMER_OPERAND(W_q);
 TYPEFORMER_OPERAND(W_k);
 TYPEFORMER_OPERAND(W_v);
@@ -184,6 +243,7 @@ TYPEFORMER_OPERAND(W_p);
 TYPEFORMER_OPERAND(W_u);
 TYPEFORMER_OPERAND(W_1);
 TYPEFORMER_OPERAND(W_2);
+TYPEFORMER_OPERAND(W_f);
 TYPEFORMER_OPERAND(gamma);
 TYPEFORMER_OPERAND(beta);
 #undef TYPEFORMER_OPERAND
@@ -205,6 +265,8 @@ template <std::size_t h>
 struct head_index;
 template <class Heads>
 struct heads;
+// What the heads' functions take: a stack of heads, rows prod<H<n>, D> (H·D).
+struct stacked_heads;
 // relabel<To>(From) changes a meaning only between equal sizes (and fixed with fixed).
 template <class From>
 struct relabel_from;
@@ -214,6 +276,11 @@ struct relabel_to;
 // Arguments that belong to one model: the model called, and what was passed for it.
 template <class Model>
 struct model;
+template <class Model>
+struct other_model;  // the second model of copy_params, max_abs_diff, bit_equal, ...
+// What init, zero, save, load and the other walks over parameters take: a model, a block or a
+// gradient (a struct of named tensors), not a pointer to one or anything else.
+struct model_parameters;
 template <class Model>
 struct grads;
 template <class Model>

@@ -24,6 +24,28 @@ namespace typeformer {
 
 inline constexpr std::size_t tensor_alignment = 64;
 
+namespace detail {
+// A tensor of other dimensions than X (or a matrix for a vector): what mat::operator= and
+// vec::operator= answer with an error, defined at the end of this file.
+template <class Y>
+concept has_rows_and_cols = requires {
+    typename Y::rows_dim;
+    typename Y::cols_dim;
+};
+template <class Y, class X>
+concept other_shape = (has_rows_and_cols<Y> || requires { typename Y::dim_type; }) && [] {
+    if constexpr (has_rows_and_cols<X> && has_rows_and_cols<Y>)
+        return !std::is_same_v<typename Y::rows_dim, typename X::rows_dim> ||
+               !std::is_same_v<typename Y::cols_dim, typename X::cols_dim>;
+    else if constexpr (!has_rows_and_cols<X> && !has_rows_and_cols<Y>)
+        return !std::is_same_v<typename Y::dim_type, typename X::dim_type>;
+    else
+        return true;
+}();
+template <class Dst, class Src>
+constexpr auto assign_error();
+}  // namespace detail
+
 template <class T, dimension D>
 struct vec_view {
     using value_type = std::remove_const_t<T>;
@@ -113,6 +135,12 @@ struct vec {
     constexpr vec_view<const T, D> view() const noexcept { return {elems, size()}; }
     constexpr operator vec_view<T, D>() noexcept { return view(); }
     constexpr operator vec_view<const T, D>() const noexcept { return view(); }
+
+    // x = y between vectors of other dimensions: an error naming both (below; never defined).
+    template <class Y>
+        requires detail::other_shape<Y, vec>
+    auto operator=(const Y& y)
+        -> decltype(detail::shape_error_of<in::assign>(detail::assign_error<vec, Y>()));
 };
 
 template <class T, dimension R, dimension C>
@@ -160,6 +188,13 @@ struct mat {
     constexpr mat_view<const T, R, C> view() const noexcept { return {elems, ld, rows(), cols()}; }
     constexpr operator mat_view<T, R, C>() noexcept { return view(); }
     constexpr operator mat_view<const T, R, C>() const noexcept { return view(); }
+
+    // X = Y between matrices of other dimensions (the context Z over l_z given the stream over
+    // l_x): an error naming both (below; never defined). copy(src, dst) copies between views.
+    template <class Y>
+        requires detail::other_shape<Y, mat>
+    auto operator=(const Y& y)
+        -> decltype(detail::shape_error_of<in::assign>(detail::assign_error<mat, Y>()));
 };
 
 // ---- what a function parameter may be: an owning tensor or a view of it ----
@@ -415,6 +450,11 @@ constexpr auto copy_error() {
         return what<dst_is_read_only<D>>{};
     }
 }
+// dst = src between tensors: dst has src's dimensions (X = Y reads "X's are Y's").
+template <class Dst, class Src>
+constexpr auto assign_error() {
+    return copy_error<Src, Dst&>();
+}
 }  // namespace detail
 
 template <dimension R2, dimension C2, class M>
@@ -444,5 +484,68 @@ template <class Src, class Dst>
     })
 auto copy(const Src& src, Dst&& dst) noexcept
     -> decltype(detail::shape_error_of<in::copy>(detail::copy_error<Src, Dst>()));
+
+namespace detail {
+template <class X>
+concept tensor_operand = matrix<std::remove_cvref_t<X>> || vector<std::remove_cvref_t<X>>;
+// A stack of heads: rows (a matrix's) or entries (a vector's) prod<H<n>, D>.
+template <class Role, class X>
+constexpr auto heads_error() {
+    using U = std::remove_cvref_t<X>;
+    if constexpr (matrix<U>)
+        return what<typename Role::template rows<typename U::rows_dim>, needed<stacked_heads>>{};
+    else if constexpr (vector<U>)
+        return what<typename Role::template rows<typename U::dim_type>, needed<stacked_heads>>{};
+    else
+        return what<arguments<U>>{};
+}
+// concat_heads(parts, Y): Y's rows are H·(a part's rows), its columns a part's columns.
+template <class Part, std::size_t Hn, class Y>
+constexpr auto concat_heads_error() {
+    using U = std::remove_cvref_t<Y>;
+    if constexpr (!matrix<U> || !matrix<Part>)
+        return what<arguments<std::array<Part, Hn>, U>>{};
+    else if constexpr (!std::is_same_v<typename U::rows_dim, prod<H<Hn>, typename Part::rows_dim>>)
+        return what<Y_rows<typename U::rows_dim>, needed<prod<H<Hn>, typename Part::rows_dim>>>{};
+    else
+        return what<Y_cols<typename U::cols_dim>, X_cols<typename Part::cols_dim>>{};
+}
+}  // namespace detail
+
+template <class M>
+    requires(!matrix<std::remove_cvref_t<M>>)
+auto transpose(M&& m) noexcept -> decltype(detail::shape_error_of<in::transpose>(
+    detail::what<X_is_not_a_matrix<std::remove_cvref_t<M>>>{}));
+template <class Y>
+    requires(matrix<std::remove_cvref_t<Y>> &&
+             !is_prod_v<typename std::remove_cvref_t<Y>::rows_dim>)
+auto head(Y&& y, std::size_t h) noexcept
+    -> decltype(detail::shape_error_of<in::head>(detail::heads_error<role::Y, Y>()));
+template <std::size_t h, class Y>
+    requires(matrix<std::remove_cvref_t<Y>> &&
+             !is_prod_v<typename std::remove_cvref_t<Y>::rows_dim>)
+auto head(Y&& y) noexcept
+    -> decltype(detail::shape_error_of<in::head>(detail::heads_error<role::Y, Y>()));
+template <class B>
+    requires(vector<std::remove_cvref_t<B>> &&
+             !is_prod_v<typename std::remove_cvref_t<B>::dim_type>)
+auto head_of_vec(B&& b, std::size_t h) noexcept
+    -> decltype(detail::shape_error_of<in::head_of_vec>(detail::heads_error<role::b, B>()));
+template <class Y>
+    requires(detail::tensor_operand<Y> && !requires {
+        requires matrix<std::remove_cvref_t<Y>> &&
+            is_prod_v<typename std::remove_cvref_t<Y>::rows_dim>;
+    })
+auto split_heads(Y&& y) noexcept
+    -> decltype(detail::shape_error_of<in::split_heads>(detail::heads_error<role::Y, Y>()));
+template <class Part, std::size_t Hn, class Y>
+    requires(!stacks_into<std::array<Part, Hn>, std::remove_cvref_t<Y>>)
+auto concat_heads(const std::array<Part, Hn>& parts, Y&& y) noexcept
+    -> decltype(detail::shape_error_of<in::concat_heads>(
+        detail::concat_heads_error<Part, Hn, Y>()));
+template <class X, class V>
+    requires(detail::tensor_operand<X> && !writable_tensor<X>)
+auto fill(X&& x, V value) noexcept -> decltype(detail::shape_error_of<in::fill>(
+    detail::what<X_is_read_only<std::remove_cvref_t<X>>>{}));
 
 }  // namespace typeformer

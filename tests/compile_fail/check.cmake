@@ -33,8 +33,9 @@
 # recorded in <case>.lines. The control case (MODE=compile) must compile with the same command.
 #
 # The precompiled header changes only where the compilers say a header was included from: GCC
-# drops the last line of an include chain (`from <case>.cpp:<line>:`), Clang names the header by
-# its absolute path and the case's line 1. Those lines are put back as the compiler prints them
+# drops the last line of the first include chain (`from <case>.cpp:<line>:`; later chains stop
+# before it anyway, as GCC prints an include once), Clang names the header by its absolute path
+# and the case's line 1. Those lines are put back as the compiler prints them
 # without it (`<case>.cpp:<line>` is the case's `#include <typeformer/typeformer.hpp>`), so the log
 # is what a user sees; CTest's compile_fail.pch_fidelity compiles cases without the PCH and
 # compares. A case whose first include is another header is compiled without the PCH.
@@ -181,11 +182,22 @@ execute_process(
 
 if(_use_pch AND CXX_ID STREQUAL "GNU")
     # `In file included from ../../include/typeformer/typeformer.hpp:18:` ends the chain at the
-    # umbrella; without the PCH it goes on: `...:18,` and `                 from <case>.cpp:<line>:`.
-    string(REGEX REPLACE
-        "(\n(In file included from|                 from) [^\n]*typeformer/typeformer\\.hpp:[0-9]+):\n"
-        "\\1,\n                 from ${_file}:${_umbrella_line}:\n" _out "\n${_out}")
-    string(SUBSTRING "${_out}" 1 -1 _out)
+    # umbrella; without the PCH the first chain to reach it goes on, `...:18,` and
+    # `                 from <case>.cpp:<line>:` (GCC prints an include it has printed once no more).
+    string(REGEX MATCH
+        "\n(In file included from|                 from) [^\n]*typeformer/typeformer\\.hpp:[0-9]+:\n"
+        _chain "\n${_out}")
+    if(_chain)
+        string(FIND "\n${_out}" "${_chain}" _at)
+        string(LENGTH "${_chain}" _n)
+        math(EXPR _n "${_n} - 2")  # the chain without its ":\n"
+        string(SUBSTRING "\n${_out}" 0 ${_at} _head)
+        string(SUBSTRING "${_chain}" 0 ${_n} _link)
+        math(EXPR _at "${_at} + ${_n} + 2")
+        string(SUBSTRING "\n${_out}" ${_at} -1 _tail)
+        set(_out "${_head}${_link},\n                 from ${_file}:${_umbrella_line}:\n${_tail}")
+        string(SUBSTRING "${_out}" 1 -1 _out)
+    endif()
 elseif(_use_pch AND CXX_ID STREQUAL "Clang")
     string(REPLACE "${_dir}/" "" _out "${_out}")
     string(REPLACE "In file included from ${_file}:1:\n"

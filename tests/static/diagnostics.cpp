@@ -3,6 +3,7 @@
 // here, and a requires-expression that tries the call is false (generic code can still ask).
 // tests/compile_fail makes the same mistakes as real calls and checks the compilers' text.
 // Passes by compiling.
+#include <memory>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -264,5 +265,48 @@ static_assert(pair_dataset<std::vector<std::pair<std::vector<token>, std::vector
 static_assert(pair_dataset<std::vector<std::pair<token_span<N_V<32>>, span_t>>, ed>);
 static_assert(!pair_dataset<std::vector<std::pair<byte_tokens, span_t>>, ed>);
 static_assert(!pair_dataset<std::vector<std::pair<span_t, byte_tokens>>, ed>);
+
+// ---- tensors, kernels, int8 weights, the walks over parameters ----
+static_assert(std::is_same_v<
+              decltype(ref<mat<float, d_e<8>, l_z<8>>>() = ref<const mat<float, d_e<8>, l_x<8>>>()),
+              shape_error<in::assign, dst_cols<l_z<8>>, src_cols<l_x<8>>>>);
+static_assert(
+    std::is_same_v<decltype(ref<vec<float, d_mid<8>>>() = ref<const vec<float, d_attn<8>>>()),
+                   shape_error<in::assign, dst_rows<d_mid<8>>, src_rows<d_attn<8>>>>);
+static_assert(std::is_same_v<decltype(transpose(ref<const vec<float, d_e<8>>>())),
+                             shape_error<in::transpose, X_is_not_a_matrix<vec<float, d_e<8>>>>>);
+static_assert(
+    std::is_same_v<decltype(split_heads(ref<mat<float, d_attn<16>, l_x<4>>>())),
+                   shape_error<in::split_heads, Y_rows<d_attn<16>>, needed<stacked_heads>>>);
+static_assert(
+    std::is_same_v<decltype(cross_entropy(ref<const mat<float, N_V<64>, l_x<4>>>(),
+                                          ref<const byte_tokens>())),
+                   shape_error<in::cross_entropy, tokens_of<N_V<259>>, logits_rows<N_V<64>>>>);
+static_assert(std::is_same_v<decltype(quantize(ref<const mat<float, d_e<8>, N_V<16>>>(),
+                                               ref<q8_mat<N_V<16>, d_e<8>>>())),
+                             shape_error<in::quantize, W_rows<d_e<8>>, Wq_rows<N_V<16>>>>);
+static_assert(std::is_same_v<decltype(quantize_transposed(ref<const mat<float, d_e<8>, N_V<16>>>(),
+                                                          ref<q8_mat<N_V<16>, d_e<8>>>())),
+                             void>);  // the transposed form takes it
+static_assert(std::is_same_v<decltype(init(ref<std::unique_ptr<gpt>>(), 1)),
+                             shape_error<in::init, model<std::unique_ptr<gpt>>, needed<gpt>>>);
+static_assert(std::is_same_v<
+              decltype(zero(ref<inference_workspace<gpt>>())),
+              shape_error<in::zero, model<inference_workspace<gpt>>, needed<model_parameters>>>);
+static_assert(std::is_same_v<decltype(copy_params(ref<const gpt_wide>(), ref<gpt>())),
+                             shape_error<in::copy_params, other_model<gpt_wide>, model<gpt>,
+                                         first_difference<d_e<64>, d_e<32>>>>);
+static_assert(std::is_same_v<decltype(reset(ref<inference_workspace<gpt>>())),
+                             shape_error<in::reset, workspace_of<gpt>, needed<kv_cache<gpt>>>>);
+static_assert(
+    std::is_same_v<decltype(check_input<gpt>(ref<const byte_tokens>())),
+                   shape_error<in::check_input, tokens_of<N_V<259>>, model_N_V<N_V<64>>>>);
+static_assert(std::is_same_v<decltype(nn::gelu::forward(ref<const hidden>(), ref<stream>())),
+                             shape_error<in::gelu, Y_rows<d_e<32>>, X_rows<d_mlp<128>>>>);
+template <class X>
+concept can_init = requires(X& x) {
+    init(x, 1);
+};
+static_assert(can_init<gpt> && can_init<MLP> && !can_init<std::unique_ptr<gpt>> && !can_init<int>);
 
 }  // namespace

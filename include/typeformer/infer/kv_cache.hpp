@@ -55,6 +55,10 @@ template <class Model>
 struct kv_cache;  // specialised below for DTransformer and EDTransformer
 
 namespace detail {
+template <class X>
+inline constexpr bool is_kv_cache = false;
+template <class Model>
+inline constexpr bool is_kv_cache<kv_cache<Model>> = true;
 template <class Model>
 struct belongs_to<kv_cache<Model>> {
     using model = Model;
@@ -493,8 +497,9 @@ concept try_encode_accepts = requires(A&&... a) {
 }  // namespace detail
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::try_encode_accepts<const Model&, A...>)
-auto try_encode(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::try_encode>(detail::model_call_error<Model, A...>()));
+auto try_encode(const Model& model, A&&... args) -> decltype(detail::shape_error_of<in::try_encode>(
+    detail::first_error(detail::check_architecture<EDTransformer, Model>(),
+                        detail::model_call_error<Model, A...>())));
 namespace detail {
 // encode: also models/forward.hpp's encode(model, z, ws), declared before this
 template <class... A>
@@ -504,8 +509,9 @@ concept encode_accepts = requires(A&&... a) {
 }  // namespace detail
 template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::encode_accepts<const Model&, A...>)
-auto encode(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::encode>(detail::model_call_error<Model, A...>()));
+auto encode(const Model& model, A&&... args) -> decltype(detail::shape_error_of<in::encode>(
+    detail::first_error(detail::check_architecture<EDTransformer, Model>(),
+                        detail::model_call_error<Model, A...>())));
 #if TYPEFORMER_HAS_EXCEPTIONS
 namespace detail {
 template <class... A>
@@ -542,6 +548,22 @@ constexpr auto probabilities_error() {
                                         check_writable<role::P, PV>()));
 }
 }  // namespace detail
+// reset(x) of something else of a model's (the model, a workspace): the cache it needs.
+namespace detail {
+template <class X>
+constexpr auto reset_error() {
+    using B = belongs_to<X>;
+    using M = typename B::model;
+    if constexpr (architecture<X>)
+        return what<model<X>, needed<kv_cache<X>>>{};
+    else
+        return what<typename B::template role<M>, needed<kv_cache<M>>>{};
+}
+}  // namespace detail
+template <class X>
+    requires(!detail::is_kv_cache<X> && requires { typename detail::belongs_to<X>::model; })
+auto reset(X& x) noexcept
+    -> decltype(detail::shape_error_of<in::reset>(detail::reset_error<std::remove_const_t<X>>()));
 template <class Model, class PV>
     requires(!probabilities_operand<PV, kv_cache<Model>>)
 auto probabilities(const kv_cache<Model>& c, PV&& P) noexcept

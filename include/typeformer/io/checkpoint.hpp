@@ -308,15 +308,15 @@ inline std::string checkpoint_model(const std::filesystem::path& path) {
 
 // Only the parameters (and the tokenizer) of a checkpoint, for inference: all-or-nothing.
 template <class Model>
-result try_load_checkpoint_model(const std::filesystem::path& path, Model& model,
-                                 std::string* tokenizer = nullptr) {
-    auto st = std::make_unique<training_state<Model>>();
-    auto copy = std::make_unique<Model>();
-    if (auto r = try_load_checkpoint(path, *copy, *st, nullptr, tokenizer); !r)
-        return r;
-    copy_params(*copy, model);
-    return {};
-}
+    requires param_struct<Model> result try_load_checkpoint_model(
+        const std::filesystem::path& path, Model& model, std::string* tokenizer = nullptr) {
+        auto st = std::make_unique<training_state<Model>>();
+        auto copy = std::make_unique<Model>();
+        if (auto r = try_load_checkpoint(path, *copy, *st, nullptr, tokenizer); !r)
+            return r;
+        copy_params(*copy, model);
+        return {};
+    }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 template <class Model, std::size_t Threads>
@@ -335,6 +335,64 @@ void load_checkpoint(const std::filesystem::path& path, Model& model,
         throw error(r.code, r.message);
 }
 #endif
+
+// ---- a call of no form above: not a model, or a state of another model (shape_error.hpp) ----
+
+namespace detail {
+// St is a training_state of Model (any number of threads).
+template <class Model, class St>
+inline constexpr bool state_of = false;
+template <class Model, std::size_t Threads>
+inline constexpr bool state_of<Model, training_state<Model, Threads>> = true;
+template <class Model, class St>
+concept checkpoint_operands = ::typeformer::param_struct<Model> &&
+    state_of<std::remove_cvref_t<Model>, std::remove_cvref_t<St>>;
+template <class Model, class St>
+constexpr auto checkpoint_error() {
+    using M = std::remove_cvref_t<Model>;
+    using S = std::remove_cvref_t<St>;
+    using B = ::typeformer::detail::belongs_to<S>;
+    auto kind = [] {  // not a training state at all: Adam's alone, a workspace, ...
+        if constexpr (requires { typename B::model; })
+            return ::typeformer::detail::what<typename B::template role<typename B::model>,
+                                              needed<training_state<M>>>{};
+        else
+            return ::typeformer::detail::what<arguments<S>, needed<training_state<M>>>{};
+    };
+    return ::typeformer::detail::first_error(::typeformer::detail::check_parameters<Model>(),
+                                             ::typeformer::detail::check_belongs<M, St>(), kind());
+}
+}  // namespace detail
+// (save's options are spelled out: a braced {...} argument deduces nothing in a pack)
+template <class Model, class St, class... A>
+    requires(!detail::checkpoint_operands<Model, St>)
+auto try_save_checkpoint(const std::filesystem::path& path, Model&& model, St&& st,
+                         const training_options& opt, A&&... args)
+    -> decltype(::typeformer::detail::shape_error_of<in::try_save_checkpoint>(
+        detail::checkpoint_error<Model, St>()));
+template <class Model, class St, class... A>
+    requires(!detail::checkpoint_operands<Model, St>)
+auto try_load_checkpoint(const std::filesystem::path& path, Model&& model, St&& st, A&&... args)
+    -> decltype(::typeformer::detail::shape_error_of<in::try_load_checkpoint>(
+        detail::checkpoint_error<Model, St>()));
+#if TYPEFORMER_HAS_EXCEPTIONS
+template <class Model, class St, class... A>
+    requires(!detail::checkpoint_operands<Model, St>)
+auto save_checkpoint(const std::filesystem::path& path, Model&& model, St&& st,
+                     const training_options& opt, A&&... args)
+    -> decltype(::typeformer::detail::shape_error_of<in::save_checkpoint>(
+        detail::checkpoint_error<Model, St>()));
+template <class Model, class St, class... A>
+    requires(!detail::checkpoint_operands<Model, St>)
+auto load_checkpoint(const std::filesystem::path& path, Model&& model, St&& st, A&&... args)
+    -> decltype(::typeformer::detail::shape_error_of<in::load_checkpoint>(
+        detail::checkpoint_error<Model, St>()));
+#endif
+template <class Model, class... A>
+    requires(!::typeformer::param_struct<Model>)
+auto try_load_checkpoint_model(const std::filesystem::path& path, Model&& model, A&&... args)
+    -> decltype(::typeformer::detail::shape_error_of<in::try_load_checkpoint_model>(
+        ::typeformer::detail::check_parameters<Model>()));
 
 }  // namespace typeformer::io
 

@@ -126,6 +126,8 @@ template <class Model>
         return out;
     }
 
+TYPEFORMER_PARAMETERS_FALLBACK(summary, in::summary);
+
 namespace detail {
 // The entries of a tensor, rows summarised beyond full_print_limit; `elem` formats one.
 template <class View, class Elem>

@@ -665,24 +665,25 @@ inline signature gpt_signature(const gpt_config& c) {
 }
 
 template <class Model>
-result try_import_nanogpt(Model& model, const std::filesystem::path& path,
-                          const import_options& opt = {}) {
-    detail::check_gpt_target<Model>(gpt_layout::nanogpt);
-    static_assert(Model::traits::gelu == gelu_kind::erf,
-                  "nanoGPT's MLP uses nn.GELU(), the erf form: remove `gelu = tanh` from the "
-                  "config (tf::gelu_kind::erf is the default)");
-    return detail::try_import_gpt(model, path, gpt_layout::nanogpt, opt);
-}
+    requires detail::is_dtransformer<Model> result try_import_nanogpt(
+        Model& model, const std::filesystem::path& path, const import_options& opt = {}) {
+        detail::check_gpt_target<Model>(gpt_layout::nanogpt);
+        static_assert(Model::traits::gelu == gelu_kind::erf,
+                      "nanoGPT's MLP uses nn.GELU(), the erf form: remove `gelu = tanh` from the "
+                      "config (tf::gelu_kind::erf is the default)");
+        return detail::try_import_gpt(model, path, gpt_layout::nanogpt, opt);
+    }
 
 template <class Model>
-result try_import_hf_gpt2(Model& model, const std::filesystem::path& path,
-                          const import_options& opt = {}) {
-    detail::check_gpt_target<Model>(gpt_layout::hf_gpt2);
-    return detail::try_import_gpt(model, path, gpt_layout::hf_gpt2, opt);
-}
+    requires detail::is_dtransformer<Model> result try_import_hf_gpt2(
+        Model& model, const std::filesystem::path& path, const import_options& opt = {}) {
+        detail::check_gpt_target<Model>(gpt_layout::hf_gpt2);
+        return detail::try_import_gpt(model, path, gpt_layout::hf_gpt2, opt);
+    }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 template <class Model>
+    requires detail::is_dtransformer<Model>
 void import_nanogpt(Model& model, const std::filesystem::path& path,
                     const import_options& opt = {}) {
     if (auto r = try_import_nanogpt(model, path, opt); !r)
@@ -690,11 +691,38 @@ void import_nanogpt(Model& model, const std::filesystem::path& path,
 }
 
 template <class Model>
+    requires detail::is_dtransformer<Model>
 void import_hf_gpt2(Model& model, const std::filesystem::path& path,
                     const import_options& opt = {}) {
     if (auto r = try_import_hf_gpt2(model, path, opt); !r)
         throw error(r.code, r.message);
 }
 #endif
+
+// ---- a call of no form above: GPT weights need a DTransformer (shape_error.hpp) ----
+
+namespace detail {
+template <class Model>
+constexpr auto import_error() {
+    using namespace ::typeformer::detail;
+    if constexpr (architecture<std::remove_cvref_t<Model>>)
+        return check_architecture<DTransformer, std::remove_cvref_t<Model>>();
+    else
+        return check_parameters<Model>();
+}
+}  // namespace detail
+#define TYPEFORMER_IMPORT_FALLBACK(f)                                         \
+    template <class Model, class... A>                                        \
+        requires(!detail::is_dtransformer<std::remove_cvref_t<Model>>)        \
+    auto f(Model&& model, const std::filesystem::path& path, A&&... args)     \
+        ->decltype(::typeformer::detail::shape_error_of<::typeformer::in::f>( \
+            detail::import_error<Model>()))
+TYPEFORMER_IMPORT_FALLBACK(try_import_nanogpt);
+TYPEFORMER_IMPORT_FALLBACK(try_import_hf_gpt2);
+#if TYPEFORMER_HAS_EXCEPTIONS
+TYPEFORMER_IMPORT_FALLBACK(import_nanogpt);
+TYPEFORMER_IMPORT_FALLBACK(import_hf_gpt2);
+#endif
+#undef TYPEFORMER_IMPORT_FALLBACK
 
 }  // namespace typeformer::io

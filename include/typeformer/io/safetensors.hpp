@@ -1141,6 +1141,18 @@ void save(const Model& model, const std::filesystem::path& path, dtype dt = dtyp
 }
 #endif
 
+// ---- a call of no form above: not a model's parameters (shape_error.hpp) ----
+
+TYPEFORMER_PARAMETERS_FALLBACK(try_load_state, in::try_load_state);
+TYPEFORMER_PARAMETERS_FALLBACK(try_load, in::try_load);
+TYPEFORMER_PARAMETERS_FALLBACK(save_state, in::save_state);
+TYPEFORMER_PARAMETERS_FALLBACK(try_save, in::try_save);
+#if TYPEFORMER_HAS_EXCEPTIONS
+TYPEFORMER_PARAMETERS_FALLBACK(load, in::load);
+TYPEFORMER_PARAMETERS_FALLBACK(load_state, in::load_state);
+TYPEFORMER_PARAMETERS_FALLBACK(save, in::save);
+#endif
+
 }  // namespace typeformer::io
 
 #if TYPEFORMER_HAS_EXCEPTIONS

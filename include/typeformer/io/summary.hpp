@@ -187,4 +187,6 @@ template <class Model>
         return out;
     }
 
+TYPEFORMER_PARAMETERS_FALLBACK(summary, in::summary);
+
 }  // namespace typeformer

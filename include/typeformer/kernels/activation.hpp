@@ -84,15 +84,15 @@ constexpr auto activation_backward_error() {
 }
 }  // namespace kernels::detail
 
-#define TYPEFORMER_KERNELS_ACTIVATION_ERROR(name)                                           \
-    template <class X, class Y>                                                             \
-        requires(!activation_operands<X, std::remove_reference_t<Y>>)                       \
-    auto name(const X& x, Y&& y) noexcept->decltype(detail::shape_error_of<in::activation>( \
-        kernels::detail::activation_error<const X&, Y>()));                                 \
-    template <class X, class DY, class DX>                                                  \
-        requires(!activation_backward_operands<X, DY, std::remove_reference_t<DX>>)         \
-    auto name##_backward(const X& x, const DY& dy, DX&& dx) noexcept                        \
-        ->decltype(detail::shape_error_of<in::activation_backward>(                         \
+#define TYPEFORMER_KERNELS_ACTIVATION_ERROR(name)                                     \
+    template <class X, class Y>                                                       \
+        requires(!activation_operands<X, std::remove_reference_t<Y>>)                 \
+    auto name(const X& x, Y&& y) noexcept->decltype(detail::shape_error_of<in::name>( \
+        kernels::detail::activation_error<const X&, Y>()));                           \
+    template <class X, class DY, class DX>                                            \
+        requires(!activation_backward_operands<X, DY, std::remove_reference_t<DX>>)   \
+    auto name##_backward(const X& x, const DY& dy, DX&& dx) noexcept                  \
+        ->decltype(detail::shape_error_of<in::name##_backward>(                       \
             kernels::detail::activation_backward_error<const X&, const DY&, DX>()));
 
 TYPEFORMER_KERNELS_ACTIVATION_ERROR(relu)

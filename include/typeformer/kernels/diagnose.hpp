@@ -5,7 +5,9 @@
 // what it should have matched. A diagnosis runs its checks in the order of the algorithm's lines
 // and reports the first that fails (detail::first_error). Every check is safe on any type: one
 // that does not apply (rows of something that is not a tensor) holds, and an earlier check of the
-// same diagnosis reports the real problem.
+// same diagnosis reports the real problem. The checks of two models' identity (architecture,
+// first_difference, check_same_model) are here too: the walks over parameters (params.hpp) use
+// them as well as the models' functions (models/diagnose.hpp).
 #pragma once
 
 #include <cstddef>
@@ -150,6 +152,56 @@ constexpr auto check_writable() {
         return what<typename Role::template read_only<bare_t<XRef>>>{};
     else
         return what<>{};
+}
+
+// An architecture: DTransformer, ETransformer, EDTransformer (a model, or its gradient).
+template <class X>
+concept architecture = requires {
+    X::sequences;
+    typename X::traits;
+    typename X::value_type;
+};
+
+// The first dimension (or the scalar type) in which two models G and M of one architecture differ.
+template <class G, class M>
+constexpr auto first_difference_between() {
+    using TG = typename G::traits;
+    using TM = typename M::traits;
+    auto differ = []<class A, class B>(std::type_identity<A>, std::type_identity<B>) {
+        if constexpr (std::is_same_v<A, B>)
+            return what<>{};
+        else
+            return what<first_difference<A, B>>{};
+    };
+    using std::type_identity;
+    return first_error(
+        differ(type_identity<typename G::value_type>{}, type_identity<typename M::value_type>{}),
+        differ(type_identity<typename TG::N_V>{}, type_identity<typename TM::N_V>{}),
+        differ(type_identity<typename TG::l_max>{}, type_identity<typename TM::l_max>{}),
+        differ(type_identity<typename TG::d_e>{}, type_identity<typename TM::d_e>{}),
+        differ(type_identity<typename TG::H>{}, type_identity<typename TM::H>{}),
+        differ(type_identity<typename TG::d_attn>{}, type_identity<typename TM::d_attn>{}),
+        differ(type_identity<typename TG::d_mid>{}, type_identity<typename TM::d_mid>{}),
+        differ(type_identity<typename TG::d_mlp>{}, type_identity<typename TM::d_mlp>{}),
+        differ(type_identity<typeformer::L<TG::L>>{}, type_identity<typeformer::L<TM::L>>{}),
+        differ(type_identity<typename TG::d_f>{}, type_identity<typename TM::d_f>{}));
+}
+
+// what<R...> followed by the parts of w.
+template <class... R, class... W>
+constexpr auto followed_by(what<W...>) {
+    return what<R..., W...>{};
+}
+
+// G, given where the model M (or its gradient) is needed, is M; Role names what G was given as.
+template <template <class> class Role, class G, class M>
+constexpr auto check_same_model() {
+    if constexpr (std::is_same_v<G, M>)
+        return what<>{};
+    else if constexpr (architecture<G> && architecture<M>)
+        return followed_by<Role<G>, model<M>>(first_difference_between<G, M>());
+    else
+        return what<Role<G>, model<M>>{};
 }
 
 // Every check held, yet no form takes the call: its arguments' number or kind is wrong.

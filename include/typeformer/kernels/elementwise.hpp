@@ -46,5 +46,9 @@ auto axpy(S a, const X& x, Y&& y) noexcept
         detail::first_error(detail::check_same_shape<role::y, Y, role::x, const X&>(),
                             detail::check_same_scalar<role::y, Y, role::x, const X&>(),
                             detail::check_writable<role::y, Y>()))));
+template <class X, class S>
+    requires(!writable<kernels::detail::element_of<X>>)
+auto scale(X&& x, S a) noexcept -> decltype(detail::shape_error_of<in::scale>(
+    detail::or_arguments<X, S>(detail::check_writable<role::X, X>())));
 
 }  // namespace typeformer

@@ -178,7 +178,7 @@ constexpr auto matvec_error() {
 }  // namespace kernels::detail
 
 template <class A, class B, class C>
-    requires(!matmul_accepts<A, B, C>)
+    requires(!matmul_accepts<A, B, C> && !requires { typename A::out_dim; })  // (q8_mat: q8.hpp)
 auto matmul(const A& a, const B& b, C&& c) noexcept
     -> decltype(detail::shape_error_of<in::matmul>(kernels::detail::matmul_error<A, B, C>()));
 template <class A, class B, class C>

@@ -147,6 +147,30 @@ constexpr auto norm_checks() {
         check_same_scalar<role::Y, Y, role::X, X>(), check_same_scalar<role::rstd, R, role::X, X>(),
         check_writable<role::Y, Y>(), check_writable<role::rstd, R>());
 }
+// The backward forms: dY and dX shaped as X, the statistics (C) read, dgamma (D) written.
+template <class DY, class X, class G, class R, class DX, class DG>
+constexpr auto norm_backward_checks() {
+    using namespace typeformer::detail;
+    return first_error(
+        check_matrix<role::X, X>(), check_vector<role::gamma, G>(),
+        check_same_rows<role::gamma, G, role::X, X>(), check_matrix<role::dY, DY>(),
+        check_same_shape<role::dY, DY, role::X, X>(), check_matrix<role::dX, DX>(),
+        check_same_shape<role::dX, DX, role::X, X>(), check_vector<role::rstd, R>(),
+        [] {
+            if constexpr (diagnosable_matrix<X> && diagnosable_vector<R>)
+                return check_rows<role::rstd, R, typename bare_t<X>::cols_dim,
+                                  X_cols<typename bare_t<X>::cols_dim>>();
+            else
+                return what<>{};
+        }(),
+        check_same_shape<role::dgamma, DG, role::gamma, G>(),
+        check_same_scalar<role::gamma, G, role::X, X>(),
+        check_same_scalar<role::dY, DY, role::X, X>(),
+        check_same_scalar<role::dX, DX, role::X, X>(),
+        check_same_scalar<role::rstd, R, role::X, X>(),
+        check_same_scalar<role::dgamma, DG, role::X, X>(), check_writable<role::dX, DX>(),
+        check_writable<role::dgamma, DG>());
+}
 }  // namespace kernels::detail
 
 template <class X, class G, class B, class Eps, class Y, class M, class R>
@@ -175,5 +199,39 @@ auto rms_norm(const X& x, const G& gamma, Eps eps, Y&& y, R&& rstd) noexcept
     -> decltype(detail::shape_error_of<in::rms_norm_kernel>(
         detail::or_arguments<const X&, const G&, Eps, Y, R>(
             kernels::detail::norm_checks<const X&, const G&, Y, R>())));
+
+template <class DY, class X, class G, class M, class R, class DX, class DG, class DB>
+    requires(!requires {
+        requires norm_operands<X, G, M> && norm_same_shape<M, R> && norm_same_shape<X, DY> &&
+            norm_same_shape<X, std::remove_cvref_t<DX>> &&
+            norm_same_shape<G, std::remove_cvref_t<DG>> &&
+            norm_same_shape<G, std::remove_cvref_t<DB>> &&
+            writable<kernels::detail::element_of<DX>> &&
+            writable<kernels::detail::element_of<DG>> && writable<kernels::detail::element_of<DB>>;
+    })
+auto layer_norm_backward(const DY& dy, const X& x, const G& gamma, const M& mean, const R& rstd,
+                         DX&& dx, DG&& dgamma, DB&& dbeta) noexcept
+    -> decltype(detail::shape_error_of<in::layer_norm_kernel_backward>(
+        detail::or_arguments<const DY&, const X&, const G&, const M&, const R&, DX, DG, DB>(
+            detail::first_error(
+                kernels::detail::norm_backward_checks<const DY&, const X&, const G&, const R&, DX,
+                                                      DG>(),
+                detail::check_same_shape<role::mean, const M&, role::rstd, const R&>(),
+                detail::check_same_shape<role::dbeta, DB, role::gamma, const G&>(),
+                detail::check_writable<role::dbeta, DB>()))));
+
+template <class DY, class X, class G, class R, class DX, class DG>
+    requires(!requires {
+        requires norm_operands<X, G, R> && norm_same_shape<X, DY> &&
+            norm_same_shape<X, std::remove_cvref_t<DX>> &&
+            norm_same_shape<G, std::remove_cvref_t<DG>> &&
+            writable<kernels::detail::element_of<DX>> && writable<kernels::detail::element_of<DG>>;
+    })
+auto rms_norm_backward(const DY& dy, const X& x, const G& gamma, const R& rstd, DX&& dx,
+                       DG&& dgamma) noexcept
+    -> decltype(detail::shape_error_of<in::rms_norm_kernel_backward>(
+        detail::or_arguments<const DY&, const X&, const G&, const R&, DX, DG>(
+            kernels::detail::norm_backward_checks<const DY&, const X&, const G&, const R&, DX,
+                                                  DG>())));
 
 }  // namespace typeformer

@@ -23,6 +23,7 @@
 #include "../tensor.hpp"
 #include "backend.hpp"
 #include "common.hpp"
+#include "diagnose.hpp"
 #include "scalar/q8.hpp"
 #if TYPEFORMER_SIMD
 #include "simd/q8.hpp"
@@ -91,5 +92,83 @@ constexpr void matmul(const q8_mat<R, K>& Wq, const Bt& B, Ct&& C) noexcept {
     kernels::detail::gemm_q8(R::size, bv.cols(), K::size, Wq.q, Wq.scale, bv.data(), bv.stride(),
                              cv.data(), cv.stride(), false);
 }
+
+// ---- a call of no form above: the float matrix and the q8_mat disagree (shape_error.hpp) ----
+
+namespace kernels::detail {
+template <class X>
+inline constexpr bool is_q8_mat_v = false;
+template <class Role>
+struct dim_named;  // Wq_rows<D> -> D
+template <template <class> class Role, class D>
+struct dim_named<Role<D>> {
+    using type = D;
+};
+template <class R, class C>
+inline constexpr bool is_q8_mat_v<q8_mat<R, C>> = true;
+
+// W (float, its rows and columns) against Wq's: quantize(W, Wq), dequantize(Wq, W). Transposed:
+// quantize_transposed(W, Wq), whose Wq's rows are W's columns.
+template <class W, class Wq, bool Transposed = false>
+constexpr auto q8_pair_error() {
+    using namespace typeformer::detail;
+    using Q = bare_t<Wq>;
+    if constexpr (!is_q8_mat_v<Q>) {
+        return what<arguments<bare_t<W>, Q>>{};
+    } else {
+        using rows = Wq_rows<typename Q::out_dim>;
+        using cols = Wq_cols<typename Q::in_dim>;
+        using R = std::conditional_t<Transposed, cols, rows>;  // what W's rows must be
+        using C = std::conditional_t<Transposed, rows, cols>;
+        return first_error(check_matrix<role::W, W>(),
+                           check_rows<role::W, W, typename dim_named<R>::type, R>(),
+                           check_cols<role::W, W, typename dim_named<C>::type, C>(),
+                           check_scalar<role::W, W, float, Wq_scalar<float>>());
+    }
+}
+// C ← Wq·B: B's rows are Wq's columns, C's rows Wq's rows, C's columns B's.
+template <class Wq, class B, class C>
+constexpr auto q8_matmul_error() {
+    using namespace typeformer::detail;
+    using Q = bare_t<Wq>;
+    return or_arguments<Wq, B, C>(first_error(
+        check_matrix<role::B, B>(), check_matrix<role::C, C>(),
+        check_rows<role::B, B, typename Q::in_dim, Wq_cols<typename Q::in_dim>>(),
+        check_rows<role::C, C, typename Q::out_dim, Wq_rows<typename Q::out_dim>>(),
+        check_same_cols<role::C, C, role::B, B>(),
+        check_scalar<role::B, B, float, Wq_scalar<float>>(),
+        check_scalar<role::C, C, float, Wq_scalar<float>>(), check_writable<role::C, C>()));
+}
+}  // namespace kernels::detail
+
+// W (R, C) float and Wq a q8_mat<R, C>: what quantize and dequantize take (quantize_transposed:
+// W (C, R)).
+template <class W, class Wq, bool Transposed = false>
+concept q8_pair = kernels::detail::is_q8_mat_v<Wq> && std::is_same_v<
+    W, std::conditional_t<Transposed, mat<float, typename Wq::in_dim, typename Wq::out_dim>,
+                          mat<float, typename Wq::out_dim, typename Wq::in_dim>>>;
+
+template <class W, class Wq>
+    requires((matrix<W> || kernels::detail::is_q8_mat_v<Wq>)&&!q8_pair<W, Wq>)
+auto quantize(const W& w, Wq& wq) noexcept -> decltype(detail::shape_error_of<in::quantize>(
+    kernels::detail::q8_pair_error<const W&, Wq>()));
+template <class W, class Wq>
+    requires((matrix<W> || kernels::detail::is_q8_mat_v<Wq>)&&!q8_pair<W, Wq, true>)
+auto quantize_transposed(const W& w, Wq& wq) noexcept
+    -> decltype(detail::shape_error_of<in::quantize_transposed>(
+        kernels::detail::q8_pair_error<const W&, Wq, true>()));
+template <class Wq, class W>
+    requires((kernels::detail::is_q8_mat_v<Wq> || matrix<W>)&&!q8_pair<W, Wq>)
+auto dequantize(const Wq& wq, W& w) noexcept -> decltype(detail::shape_error_of<in::dequantize>(
+    kernels::detail::q8_pair_error<W&, const Wq&>()));
+template <class R, class K, class Bt, class Ct>
+    requires(!requires {
+        requires std::is_same_v<typename decltype(as_view(std::declval<const Bt&>()))::rows_dim,
+                                K> &&
+            std::is_same_v<typename decltype(as_view(std::declval<Ct&>()))::rows_dim, R>;
+    })
+auto matmul(const q8_mat<R, K>& Wq, const Bt& B, Ct&& C) noexcept
+    -> decltype(detail::shape_error_of<in::q8_matmul>(
+        kernels::detail::q8_matmul_error<const q8_mat<R, K>&, const Bt&, Ct>()));
 
 }  // namespace typeformer

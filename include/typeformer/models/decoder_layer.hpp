@@ -25,6 +25,7 @@
 #include "../tensor.hpp"
 #include "components.hpp"
 #include "config.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
@@ -61,6 +62,8 @@ struct decoder_layer {
         typename mlp_type::template scratch<Lx> mlp;
     };
 };
+
+inline namespace typed {
 
 // Lines 14–19. X_out may be X itself (inference updates the stream in place).
 template <class T, class cfg, class Lx, class Lz>
@@ -121,5 +124,24 @@ void backward(const decoder_layer<T, cfg>& p,
     nn::backward(p.self_attn, X, X, mask_unidirectional{}, s.dXt, dX, dX, g.self_attn, a.self_cache,
                  s.self_attn);
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: the stream X of another dimension, or other arguments ----
+
+template <class T, class cfg, class... A>
+    requires(!requires(const decoder_layer<T, cfg>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const decoder_layer<T, cfg>& p, A&&... args) noexcept
+    -> decltype(detail::shape_error_of<in::decoder_layer>(
+        detail::layer_error<T, typename decoder_layer<T, cfg>::d_e, role::W_q, A...>()));
+template <class T, class cfg, class... A>
+    requires(!requires(const decoder_layer<T, cfg>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const decoder_layer<T, cfg>& p, A&&... args) noexcept
+    -> decltype(detail::shape_error_of<in::decoder_layer_backward>(
+        detail::layer_error<T, typename decoder_layer<T, cfg>::d_e, role::W_q, A...>()));
 
 }  // namespace typeformer

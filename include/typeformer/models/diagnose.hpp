@@ -23,14 +23,6 @@
 
 namespace typeformer::detail {
 
-// An architecture: DTransformer, ETransformer, EDTransformer (a model, or its gradient).
-template <class X>
-concept architecture = requires {
-    X::sequences;
-    typename X::traits;
-    typename X::value_type;
-};
-
 // The model an argument belongs to, and the role it has in an error (workspace_of<Model>, ...):
 // specialised next to each type that belongs to a model.
 template <class X>
@@ -47,47 +39,6 @@ struct belongs_to<workspace<Model, K>> {
     template <class M>
     using role = workspace_of<M>;
 };
-
-template <class G, class M>
-constexpr auto first_difference_between() {
-    using TG = typename G::traits;
-    using TM = typename M::traits;
-    auto differ = []<class A, class B>(std::type_identity<A>, std::type_identity<B>) {
-        if constexpr (std::is_same_v<A, B>)
-            return what<>{};
-        else
-            return what<first_difference<A, B>>{};
-    };
-    using std::type_identity;
-    return first_error(
-        differ(type_identity<typename G::value_type>{}, type_identity<typename M::value_type>{}),
-        differ(type_identity<typename TG::N_V>{}, type_identity<typename TM::N_V>{}),
-        differ(type_identity<typename TG::l_max>{}, type_identity<typename TM::l_max>{}),
-        differ(type_identity<typename TG::d_e>{}, type_identity<typename TM::d_e>{}),
-        differ(type_identity<typename TG::H>{}, type_identity<typename TM::H>{}),
-        differ(type_identity<typename TG::d_attn>{}, type_identity<typename TM::d_attn>{}),
-        differ(type_identity<typename TG::d_mid>{}, type_identity<typename TM::d_mid>{}),
-        differ(type_identity<typename TG::d_mlp>{}, type_identity<typename TM::d_mlp>{}),
-        differ(type_identity<typeformer::L<TG::L>>{}, type_identity<typeformer::L<TM::L>>{}),
-        differ(type_identity<typename TG::d_f>{}, type_identity<typename TM::d_f>{}));
-}
-
-// what<R...> followed by the parts of w.
-template <class... R, class... W>
-constexpr auto followed_by(what<W...>) {
-    return what<R..., W...>{};
-}
-
-// G, given where the model M (or its gradient) is needed, is M; Role names what G was given as.
-template <template <class> class Role, class G, class M>
-constexpr auto check_same_model() {
-    if constexpr (std::is_same_v<G, M>)
-        return what<>{};
-    else if constexpr (architecture<G> && architecture<M>)
-        return followed_by<Role<G>, model<M>>(first_difference_between<G, M>());
-    else
-        return what<Role<G>, model<M>>{};
-}
 
 // An argument that belongs to a model belongs to M (the model the call is about).
 template <class M, class X>
@@ -168,6 +119,22 @@ constexpr auto check_tokens() {
         return what<>{};
 }
 
+// A layer's forward(p, X, ...) or backward(p, X, ...) (gpt_layer, encoder_layer, decoder_layer,
+// final_projection), which take views: X is a (D, C) view of the layer's T, D what Role's
+// weight multiplies (W_q's columns: d_e); else the arguments as given.
+template <class T, class D, class Role, class... A>
+constexpr auto layer_error() {
+    if constexpr (sizeof...(A) == 0) {
+        return what<arguments<>>{};
+    } else {
+        using X = arg_ref_t<0, A...>;
+        return or_arguments<A...>(
+            first_error(check_matrix<role::X, X>(),
+                        check_rows<role::X, X, D, typename Role::template cols<D>>(),
+                        check_scalar<role::X, X, T, typename Role::template scalar<T>>()));
+    }
+}
+
 // The call f(model, args...) fits no form of f: the first argument of another model or vocabulary,
 // or else the arguments as given.
 template <class M, class... A>
@@ -180,3 +147,18 @@ constexpr auto model_call_error() {
 }
 
 }  // namespace typeformer::detail
+
+// The declared-only form of a function f whose accepted forms are typed::f(model, args...)
+// (shape_error.hpp): a call with a model first that none of them takes ends here, and the
+// diagnosis, a constexpr call over Model and A... (the arguments as passed), names what
+// disagrees. Used at namespace typeformer scope, after the accepted forms.
+#define TYPEFORMER_MODEL_FALLBACK(f, where, ...)                                          \
+    namespace detail {                                                                    \
+    template <class... A>                                                                 \
+    concept f##_accepts = requires(A && ... a) {                                          \
+        typed::f(static_cast<A&&>(a)...);                                                 \
+    };                                                                                    \
+    }                                                                                     \
+    template <class Model, class... A>                                                    \
+        requires(detail::architecture<Model> && !detail::f##_accepts<const Model&, A...>) \
+    auto f(const Model& model, A&&... args)->decltype(detail::shape_error_of<where>(__VA_ARGS__))

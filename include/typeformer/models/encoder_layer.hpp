@@ -22,6 +22,7 @@
 #include "../tensor.hpp"
 #include "components.hpp"
 #include "config.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
@@ -54,6 +55,8 @@ struct encoder_layer {
         typename mlp_type::template scratch<Len> mlp;
     };
 };
+
+inline namespace typed {
 
 // Lines 5–8. X_out may be X itself (inference updates the stream in place).
 template <class T, class cfg, class Act, class Len>
@@ -98,5 +101,24 @@ void backward(const encoder_layer<T, cfg, Act>& p,
     copy(s.dXt, dX);
     nn::backward(p.attn, X, X, mask_bidirectional{}, s.dXt, dX, dX, g.attn, a.attn_cache, s.attn);
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: the stream X of another dimension, or other arguments ----
+
+template <class T, class cfg, class Act, class... A>
+    requires(!requires(const encoder_layer<T, cfg, Act>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const encoder_layer<T, cfg, Act>& p, A&&... args) noexcept
+    -> decltype(detail::shape_error_of<in::encoder_layer>(
+        detail::layer_error<T, typename encoder_layer<T, cfg, Act>::d_e, role::W_q, A...>()));
+template <class T, class cfg, class Act, class... A>
+    requires(!requires(const encoder_layer<T, cfg, Act>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const encoder_layer<T, cfg, Act>& p, A&&... args) noexcept
+    -> decltype(detail::shape_error_of<in::encoder_layer_backward>(
+        detail::layer_error<T, typename encoder_layer<T, cfg, Act>::d_e, role::W_q, A...>()));
 
 }  // namespace typeformer

@@ -16,6 +16,7 @@
 #include "../nn/gradient.hpp"
 #include "../nn/operands.hpp"
 #include "../tensor.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
@@ -35,6 +36,8 @@ struct final_projection {
         mat<T, Df, C> dpre;  // (d_f, C) ∂/∂pre
     };
 };
+
+inline namespace typed {
 
 // 10: Y ← GELU(W_f X + b_f 1ᵀ)
 template <class T, class Df, class De, class Act, class C>
@@ -63,5 +66,24 @@ void backward(const final_projection<T, Df, De, Act>& p, mat_view<const T, De, C
         p.W_f, nn::detail::leaf::W_f, nn::detail::leaf::b_f, 0, Df::size, X, s.dpre.view(),
         as_view(dX), nn::detail::accumulate_into<final_projection<T, Df, De, Act>, T>(grads));
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: the stream X of another dimension, or other arguments ----
+
+template <class T, class Df, class De, class Act, class... A>
+    requires(!requires(const final_projection<T, Df, De, Act>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const final_projection<T, Df, De, Act>& p, A&&... args) noexcept
+    -> decltype(detail::shape_error_of<in::final_projection>(
+        detail::layer_error<T, De, role::W_f, A...>()));
+template <class T, class Df, class De, class Act, class... A>
+    requires(!requires(const final_projection<T, Df, De, Act>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const final_projection<T, Df, De, Act>& p, A&&... args) noexcept
+    -> decltype(detail::shape_error_of<in::final_projection_backward>(
+        detail::layer_error<T, De, role::W_f, A...>()));
 
 }  // namespace typeformer

@@ -20,6 +20,7 @@
 #include "../tensor.hpp"
 #include "components.hpp"
 #include "config.hpp"
+#include "diagnose.hpp"
 
 namespace typeformer {
 
@@ -52,6 +53,8 @@ struct gpt_layer {
         typename mlp_type::template scratch<Lx> mlp;
     };
 };
+
+inline namespace typed {
 
 // Lines 5–8. X_out may be X itself (inference updates the stream in place): X is last read
 // before X_out is first written.
@@ -92,5 +95,24 @@ void backward(const gpt_layer<T, cfg>& p, mat_view<const T, typename gpt_layer<T
                  a.attn_cache, s.attn);
     nn::backward(p.ln1, X, s.dXt, dX, g.ln1, a.ln1_cache);  // 5
 }
+
+}  // namespace typed
+
+// ---- a call of no form above: the stream X of another dimension, or other arguments ----
+
+template <class T, class cfg, class... A>
+    requires(!requires(const gpt_layer<T, cfg>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const gpt_layer<T, cfg>& p, A&&... args) noexcept
+    -> decltype(detail::shape_error_of<in::gpt_layer>(
+        detail::layer_error<T, typename gpt_layer<T, cfg>::d_e, role::W_q, A...>()));
+template <class T, class cfg, class... A>
+    requires(!requires(const gpt_layer<T, cfg>& p, A&&... a) {
+        typed::backward(p, static_cast<A&&>(a)...);
+    })
+auto backward(const gpt_layer<T, cfg>& p, A&&... args) noexcept
+    -> decltype(detail::shape_error_of<in::gpt_layer_backward>(
+        detail::layer_error<T, typename gpt_layer<T, cfg>::d_e, role::W_q, A...>()));
 
 }  // namespace typeformer

@@ -69,9 +69,14 @@ struct q8_mlp<mlp<T, E, M, Act>> {
     vec<T, E> b_2;
 };
 
+inline namespace typed {
+
 // Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ (nn/mlp.hpp), the products on int8 weights.
-template <class Mlp, class Xt, class Yt, class Cache>
-void forward(const q8_mlp<Mlp>& p, const Xt& X, Yt&& Y, Cache& c) noexcept {
+template <class T, class E, class M, class Act, class Xt, class Yt>
+    requires columnwise_operands<T, E, Xt, Yt>
+void forward(const q8_mlp<mlp<T, E, M, Act>>& p, const Xt& X, Yt&& Y,
+             typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
+    using Mlp = mlp<T, E, M, Act>;
     const auto Xv = as_view(X);  // (d_e, C)
     detail::set_length(c.pre, Xv.cols());
     detail::set_length(c.act, Xv.cols());
@@ -81,6 +86,18 @@ void forward(const q8_mlp<Mlp>& p, const Xt& X, Yt&& Y, Cache& c) noexcept {
     matmul(p.W_2, c.act, Y);                              // W²_mlp ·              (d_e, C)
     add_bias(Y, p.b_2);
 }
+
+}  // namespace typed
+
+// A call of no form above: the float MLP's diagnosis (its in::MLP), on the int8 weights.
+template <class T, class E, class M, class Act, class... A>
+    requires(!requires(const q8_mlp<mlp<T, E, M, Act>>& p, A&&... a) {
+        typed::forward(p, static_cast<A&&>(a)...);
+    })
+auto forward(const q8_mlp<mlp<T, E, M, Act>>& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::MLP>(
+        detail::columnwise_forward_error<mlp<T, E, M, Act>, T, E, W_1_cols<E>, W_2_rows<E>,
+                                         W_1_scalar<T>, A...>()));
 
 }  // namespace nn
 

@@ -21,6 +21,7 @@
 
 #include "../config.hpp"
 #include "../token.hpp"
+#include "diagnose.hpp"
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 #include <stdexcept>
@@ -182,5 +183,15 @@ constexpr status check_input(input_tokens<typename Model::traits::N_V> z,
     const status s = check_input<Model>(z);
     return s != status::ok ? s : check_input<Model>(x);
 }
+
+// ---- a call of no form above: a typed sequence of another vocabulary (shape_error.hpp) ----
+
+template <class Model, class... X>
+    requires(sizeof...(X) > 0 &&
+             !(sizeof...(X) <= 2 &&
+               (std::is_convertible_v<const X&, input_tokens<typename Model::traits::N_V>> && ...)))
+auto check_input(const X&... x) noexcept
+    -> decltype(detail::shape_error_of<in::check_input>(detail::or_arguments<const X&...>(
+        detail::first_error(detail::what<>{}, detail::check_vocabulary<Model, X>()...))));
 
 }  // namespace typeformer

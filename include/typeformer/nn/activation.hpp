@@ -7,7 +7,8 @@
 // Each has   static void forward(X, Y)          Y = f(X) elementwise (Y may be X)
 //            static void backward(X, dY, dX)    dX += dY ⊙ f′(X)   (X is the pre-activation)
 // on any vec/mat or view of the same dims. They are not re-exported into `typeformer`, where
-// the kernels' functions relu, gelu, gelu_tanh live.
+// the kernels' functions relu, gelu, gelu_tanh live. A mis-shaped call is the kernel's own error
+// (shape_error<in::gelu, Y_rows<...>, X_rows<...>>): the declared-only forms return its type.
 #pragma once
 
 #include <concepts>
@@ -18,41 +19,33 @@
 
 namespace typeformer::nn {
 
-struct relu {
-    static constexpr const char* name = "relu";
-    template <class X, class Y>
-    static constexpr void forward(const X& x, Y&& y) noexcept {
-        ::typeformer::relu(x, y);
+// A policy over the kernels' act(X, Y) and act_backward(X, dY, dX); a mis-shaped call is the
+// kernel's own error, the declared-only forms returning its type.
+#define TYPEFORMER_NN_ACTIVATION(act)                                                          \
+    struct act {                                                                               \
+        static constexpr const char* name = #act;                                              \
+        template <class X, class Y>                                                            \
+            requires activation_operands<X, std::remove_reference_t<Y>>                        \
+        static constexpr void forward(const X& x, Y&& y) noexcept { ::typeformer::act(x, y); } \
+        template <class X, class DY, class DX>                                                 \
+            requires activation_backward_operands<X, DY, std::remove_reference_t<DX>>          \
+        static void backward(const X& x, const DY& dy, DX&& dx) noexcept {                     \
+            ::typeformer::act##_backward(x, dy, dx);                                           \
+        }                                                                                      \
+        template <class X, class Y>                                                            \
+            requires(!activation_operands<X, std::remove_reference_t<Y>>)                      \
+        static auto forward(const X& x, Y&& y) noexcept -> decltype(::typeformer::act(x, y));  \
+        template <class X, class DY, class DX>                                                 \
+            requires(!activation_backward_operands<X, DY, std::remove_reference_t<DX>>)        \
+        static auto backward(const X& x, const DY& dy, DX&& dx) noexcept                       \
+            -> decltype(::typeformer::act##_backward(x, dy, dx));                              \
     }
-    template <class X, class DY, class DX>
-    static void backward(const X& x, const DY& dy, DX&& dx) noexcept {
-        ::typeformer::relu_backward(x, dy, dx);
-    }
-};
 
-struct gelu {
-    static constexpr const char* name = "gelu";
-    template <class X, class Y>
-    static constexpr void forward(const X& x, Y&& y) noexcept {
-        ::typeformer::gelu(x, y);
-    }
-    template <class X, class DY, class DX>
-    static void backward(const X& x, const DY& dy, DX&& dx) noexcept {
-        ::typeformer::gelu_backward(x, dy, dx);
-    }
-};
+TYPEFORMER_NN_ACTIVATION(relu);
+TYPEFORMER_NN_ACTIVATION(gelu);
+TYPEFORMER_NN_ACTIVATION(gelu_tanh);
 
-struct gelu_tanh {
-    static constexpr const char* name = "gelu_tanh";
-    template <class X, class Y>
-    static constexpr void forward(const X& x, Y&& y) noexcept {
-        ::typeformer::gelu_tanh(x, y);
-    }
-    template <class X, class DY, class DX>
-    static void backward(const X& x, const DY& dy, DX&& dx) noexcept {
-        ::typeformer::gelu_tanh_backward(x, dy, dx);
-    }
-};
+#undef TYPEFORMER_NN_ACTIVATION
 
 // What nn::mlp needs of its Act: a name and elementwise forward/backward on its (d_mlp, C) tensors.
 template <class A>

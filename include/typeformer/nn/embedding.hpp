@@ -239,6 +239,10 @@ template <class T, class E, class P>
 inline constexpr bool is_positional<positional_embedding<T, E, P>> = true;
 template <class E, class P>
 inline constexpr bool is_positional<sinusoidal_embedding<E, P>> = true;
+template <class X>
+inline constexpr bool is_token_embedding = false;
+template <class T, class E, class V>
+inline constexpr bool is_token_embedding<token_embedding<T, E, V>> = true;
 
 // The positional embedding of a call has the token embedding's d_e (and scalar type).
 template <class T, class E, class Pe>
@@ -297,6 +301,19 @@ template <class T, class E, class V, class... A>
 auto embed_backward(const token_embedding<T, E, V>& te, A&&... args) noexcept
     -> decltype(typeformer::detail::shape_error_of<in::Algorithm_1_2_embed_backward>(
         detail::embed_error<T, E, V, role::dX, false, A...>()));
+// One token's or one position's vector of another block (W_p for W_e, or the reverse).
+template <class P, class... A>
+    requires(detail::is_positional<P> &&
+             !requires(const P& p, A&&... a) { typed::embed_token(p, static_cast<A&&>(a)...); })
+auto embed_token(const P& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_1_token_embedding>(
+        typeformer::detail::what<arguments<P, detail::bare_t<A>...>>{}));
+template <class P, class... A>
+    requires(detail::is_token_embedding<P> &&
+             !requires(const P& p, A&&... a) { typed::embed_position(p, static_cast<A&&>(a)...); })
+auto embed_position(const P& p, A&&... args) noexcept
+    -> decltype(typeformer::detail::shape_error_of<in::Algorithm_2_positional_embedding>(
+        typeformer::detail::what<arguments<P, detail::bare_t<A>...>>{}));
 
 }  // namespace typeformer::nn
 

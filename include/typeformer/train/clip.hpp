@@ -55,6 +55,7 @@ struct square_sums {
 }  // namespace detail
 
 template <class Model>
+    requires param_struct<Model>
 double grad_norm(const Model& g) noexcept {
     detail::square_sums sq;
     for_each_param(g, [&](const param_name&, const auto& p) {
@@ -65,6 +66,7 @@ double grad_norm(const Model& g) noexcept {
 }
 
 template <class Model>
+    requires param_struct<Model>
 void scale_params(Model& x, double a) noexcept {
     for_each_param(x, [a](const param_name&, auto& p) {
         using T = typename std::remove_cvref_t<decltype(p)>::value_type;
@@ -75,6 +77,7 @@ void scale_params(Model& x, double a) noexcept {
 }
 
 template <class Model>
+    requires param_struct<Model>
 double clip_grad_norm(Model& g, double max_norm) noexcept {
     const double norm = grad_norm(g);
     const double coef = max_norm / (norm + 1e-6);
@@ -82,5 +85,9 @@ double clip_grad_norm(Model& g, double max_norm) noexcept {
         scale_params(g, coef);
     return norm;
 }
+
+TYPEFORMER_PARAMETERS_FALLBACK(grad_norm, in::grad_norm);
+TYPEFORMER_PARAMETERS_FALLBACK(scale_params, in::scale_params);
+TYPEFORMER_PARAMETERS_FALLBACK(clip_grad_norm, in::clip_grad_norm);
 
 }  // namespace typeformer

@@ -313,5 +313,8 @@ template <class Model, class... A>
     requires(detail::architecture<Model> && !detail::loss_accepts<const Model&, A...>)
 auto loss(const Model& model, A&&... args)
     -> decltype(detail::shape_error_of<in::loss>(detail::model_call_error<Model, A...>()));
+TYPEFORMER_MODEL_FALLBACK(try_loss_and_grad_targets, in::try_loss_and_grad_targets,
+                          detail::first_error(detail::check_architecture<ETransformer, Model>(),
+                                              detail::model_call_error<Model, A...>()));
 
 }  // namespace typeformer

@@ -378,4 +378,16 @@ status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
 
 }  // namespace detail
 
+// ---- the state of a model that does not train (shape_error.hpp) ----
+
+// An int8 model (models/quantized.hpp) is for inference: its training state is one error naming
+// the float model that trains (quantize it after training).
+template <class Model>
+struct quantized;
+template <class Model, std::size_t Threads>
+struct training_state<quantized<Model>, Threads> {
+    static_assert(sizeof(decltype(detail::shape_error_of<in::training_state>(
+        detail::what<q8_of<Model>, needed<Model>>{}))));
+};
+
 }  // namespace typeformer
