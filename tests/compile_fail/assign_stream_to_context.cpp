@@ -7,6 +7,7 @@
 // first-error: dst_cols<typeformer::l_z<8>, src_cols<typeformer::l_x<8>
 // max-lines: 9
 // clang-max-lines: 7
+// gallery: 22
 #include <typeformer/typeformer.hpp>
 
 using namespace typeformer;

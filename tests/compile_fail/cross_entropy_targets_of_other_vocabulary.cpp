@@ -8,6 +8,7 @@
 // first-error: tokens_of<typeformer::N_V<259>, logits_rows<typeformer::N_V<64>
 // max-lines: 9
 // clang-max-lines: 7
+// gallery: 23
 #include <typeformer/typeformer.hpp>
 
 #include <typeformer/tokenize/byte.hpp>

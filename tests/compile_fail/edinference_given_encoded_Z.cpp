@@ -7,6 +7,7 @@
 // first-error: Z_of<typeformer::EDTransformer<float, translator>, needed<typeformer::tokens_of<typeformer::N_V<32>
 // max-lines: 9
 // clang-max-lines: 7
+// gallery: 28
 #include <typeformer/typeformer.hpp>
 
 struct translator {

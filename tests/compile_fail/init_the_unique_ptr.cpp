@@ -7,6 +7,7 @@
 // first-error: model<std::unique_ptr<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>
 // max-lines: 9
 // clang-max-lines: 7
+// gallery: 25
 #include <typeformer/typeformer.hpp>
 
 #include <memory>

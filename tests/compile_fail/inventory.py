@@ -80,6 +80,8 @@ EXCUSED = {
     "worker_buffers": ("fallback", "what train_loop hands a gradient function"),
     "adam_state": ("fallback", "two structs of the model's type (m, v); adam_step reports "
                                "adam_state_of<...> against model<...>"),
+    "deploy::use_buffers": ("fallback", "a deployment's table of buffers; deploy::deployment "
+                                        "reports in::deployment"),
 }
 
 
@@ -228,7 +230,7 @@ def is_typed(type_spelling, tparams, shaped):
 # Template parameters by these names are scalars, generators, callbacks, masks or names: what
 # they stand for has no shape (and a wrong one is an ordinary C++ error at the call).
 NOT_SHAPES = {"T", "Scalar", "Eps", "Scale", "Gen", "F", "Observer", "OnToken", "Mask", "Name",
-              "Accessor"}
+              "Accessor", "Write"}
 SCALAR_PARAMS = NOT_SHAPES
 
 

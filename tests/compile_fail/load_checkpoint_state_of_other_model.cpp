@@ -7,6 +7,7 @@
 // first-error: training_state_of<typeformer::DTransformer<float, long_context>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::l_max<128>, typeformer::l_max<32>
 // max-lines: 9
 // clang-max-lines: 7
+// gallery: 27
 #include <typeformer/typeformer.hpp>
 
 #include <typeformer/io.hpp>

@@ -7,6 +7,7 @@
 // first-error: W_rows<typeformer::d_e<32>, Wq_rows<typeformer::N_V<64>
 // max-lines: 9
 // clang-max-lines: 7
+// gallery: 24
 #include <typeformer/typeformer.hpp>
 
 #include <typeformer/models/quantized.hpp>

@@ -7,6 +7,7 @@
 // first-error: kv_cache_of<typeformer::DTransformer<float, draft>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::L<1>, typeformer::L<2>
 // max-lines: 9
 // clang-max-lines: 7
+// gallery: 26
 #include <typeformer/typeformer.hpp>
 
 struct tiny {  // DESIGN.md's "tiny" GPT

@@ -7,6 +7,7 @@
 // first-error: q8_of<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>
 // max-lines: 10
 // clang-max-lines: 13
+// gallery: 29
 #include <typeformer/typeformer.hpp>
 
 #include <typeformer/models/quantized.hpp>

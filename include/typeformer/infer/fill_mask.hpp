@@ -100,30 +100,13 @@ std::vector<masked_prediction> fill_mask(const ETransformer<T, cfg>& model,
 
 // ---- a call of no form above: one error naming both models, or both vocabularies ----
 
-namespace detail {
-template <class... A>
-concept try_fill_mask_accepts = requires(A&&... a) {
-    typed::try_fill_mask(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::try_fill_mask_accepts<const Model&, A...>)
-auto try_fill_mask(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::fill_mask>(
-        detail::first_error(detail::check_architecture<ETransformer, Model>(),
-                            detail::model_call_error<Model, A...>())));
+TYPEFORMER_MODEL_FALLBACK(try_fill_mask, in::fill_mask,
+                          detail::first_error(detail::check_architecture<ETransformer, Model>(),
+                                              detail::model_call_error<Model, A...>()));
 #if TYPEFORMER_HAS_EXCEPTIONS
-namespace detail {
-template <class... A>
-concept fill_mask_accepts = requires(A&&... a) {
-    typed::fill_mask(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::fill_mask_accepts<const Model&, A...>)
-auto fill_mask(const Model& model, A&&... args) -> decltype(detail::shape_error_of<in::fill_mask>(
-    detail::first_error(detail::check_architecture<ETransformer, Model>(),
-                        detail::model_call_error<Model, A...>())));
+TYPEFORMER_MODEL_FALLBACK(fill_mask, in::fill_mask,
+                          detail::first_error(detail::check_architecture<ETransformer, Model>(),
+                                              detail::model_call_error<Model, A...>()));
 #endif
 
 }  // namespace typeformer

@@ -469,72 +469,18 @@ void encode(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>& c,
 
 // ---- a call of no form above: one error naming both models, or both vocabularies ----
 
-namespace detail {
-template <class... A>
-concept try_append_accepts = requires(A&&... a) {
-    typed::try_append(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::try_append_accepts<const Model&, A...>)
-auto try_append(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::try_append>(detail::model_call_error<Model, A...>()));
-namespace detail {
-template <class... A>
-concept try_prefill_accepts = requires(A&&... a) {
-    typed::try_prefill(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::try_prefill_accepts<const Model&, A...>)
-auto try_prefill(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::try_prefill>(detail::model_call_error<Model, A...>()));
-namespace detail {
-template <class... A>
-concept try_encode_accepts = requires(A&&... a) {
-    typed::try_encode(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::try_encode_accepts<const Model&, A...>)
-auto try_encode(const Model& model, A&&... args) -> decltype(detail::shape_error_of<in::try_encode>(
-    detail::first_error(detail::check_architecture<EDTransformer, Model>(),
-                        detail::model_call_error<Model, A...>())));
-namespace detail {
-// encode: also models/forward.hpp's encode(model, z, ws), declared before this
-template <class... A>
-concept encode_accepts = requires(A&&... a) {
-    typed::encode(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::encode_accepts<const Model&, A...>)
-auto encode(const Model& model, A&&... args) -> decltype(detail::shape_error_of<in::encode>(
-    detail::first_error(detail::check_architecture<EDTransformer, Model>(),
-                        detail::model_call_error<Model, A...>())));
+TYPEFORMER_MODEL_FALLBACK(try_append, in::try_append, detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(try_prefill, in::try_prefill, detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(try_encode, in::try_encode,
+                          detail::first_error(detail::check_architecture<EDTransformer, Model>(),
+                                              detail::model_call_error<Model, A...>()));
+// (encode: also models/forward.hpp's encode(model, z, ws), declared before this)
+TYPEFORMER_MODEL_FALLBACK(encode, in::encode,
+                          detail::first_error(detail::check_architecture<EDTransformer, Model>(),
+                                              detail::model_call_error<Model, A...>()));
 #if TYPEFORMER_HAS_EXCEPTIONS
-namespace detail {
-template <class... A>
-concept append_accepts = requires(A&&... a) {
-    typed::append(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::append_accepts<const Model&, A...>)
-auto append(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::append>(detail::model_call_error<Model, A...>()));
-#endif
-#if TYPEFORMER_HAS_EXCEPTIONS
-namespace detail {
-template <class... A>
-concept prefill_accepts = requires(A&&... a) {
-    typed::prefill(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::prefill_accepts<const Model&, A...>)
-auto prefill(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::prefill>(detail::model_call_error<Model, A...>()));
+TYPEFORMER_MODEL_FALLBACK(append, in::append, detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(prefill, in::prefill, detail::model_call_error<Model, A...>());
 #endif
 // probabilities(c, P): P a vector over the model's N_V, written.
 namespace detail {

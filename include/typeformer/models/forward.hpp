@@ -257,55 +257,10 @@ void backward(const Model& model, tokens_for<Model> z, tokens_for<Model> x,
 
 // ---- a call of no form above: one error naming both models, or both vocabularies ----
 
-namespace detail {
-template <class... A>
-concept forward_accepts = requires(A&&... a) {
-    typed::forward(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::forward_accepts<const Model&, A...>)
-auto forward(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::forward>(detail::model_call_error<Model, A...>()));
-namespace detail {
-template <class... A>
-concept logits_accepts = requires(A&&... a) {
-    typed::logits(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::logits_accepts<const Model&, A...>)
-auto logits(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::logits>(detail::model_call_error<Model, A...>()));
-namespace detail {
-template <class... A>
-concept try_forward_accepts = requires(A&&... a) {
-    typed::try_forward(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::try_forward_accepts<const Model&, A...>)
-auto try_forward(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::try_forward>(detail::model_call_error<Model, A...>()));
-namespace detail {
-template <class... A>
-concept try_logits_accepts = requires(A&&... a) {
-    typed::try_logits(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::try_logits_accepts<const Model&, A...>)
-auto try_logits(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::try_logits>(detail::model_call_error<Model, A...>()));
-namespace detail {
-template <class... A>
-concept backward_accepts = requires(A&&... a) {
-    typed::backward(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::backward_accepts<const Model&, A...>)
-auto backward(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::backward>(detail::model_call_error<Model, A...>()));
+TYPEFORMER_MODEL_FALLBACK(forward, in::forward, detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(logits, in::logits, detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(try_forward, in::try_forward, detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(try_logits, in::try_logits, detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(backward, in::backward, detail::model_call_error<Model, A...>());
 
 }  // namespace typeformer

@@ -285,22 +285,8 @@ constexpr auto quantize_error() {
     else
         return typename int8_form<M>::what{};
 }
-template <class... A>
-concept quantize_accepts = requires(A&&... a) {
-    typed::quantize(static_cast<A&&>(a)...);
-};
-template <class... A>
-concept dequantize_accepts = requires(A&&... a) {
-    typed::dequantize(static_cast<A&&>(a)...);
-};
 }  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::quantize_accepts<const Model&, A...>)
-auto quantize(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::quantize>(detail::quantize_error<Model, A...>()));
-template <class Q, class... A>
-    requires(detail::architecture<Q> && !detail::dequantize_accepts<const Q&, A...>)
-auto dequantize(const Q& q, A&&... args)
-    -> decltype(detail::shape_error_of<in::dequantize>(detail::model_call_error<Q, A...>()));
+TYPEFORMER_MODEL_FALLBACK(quantize, in::quantize, detail::quantize_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(dequantize, in::dequantize, detail::model_call_error<Model, A...>());
 
 }  // namespace typeformer

@@ -282,37 +282,11 @@ T loss(const EDTransformer<T, cfg>& model, tokens_for<EDTransformer<T, cfg>> z,
 
 // ---- a call of no form above: one error naming both models, or both vocabularies ----
 
-namespace detail {
-template <class... A>
-concept loss_and_grad_accepts = requires(A&&... a) {
-    typed::loss_and_grad(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::loss_and_grad_accepts<const Model&, A...>)
-auto loss_and_grad(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::loss_and_grad>(detail::model_call_error<Model, A...>()));
-namespace detail {
-template <class... A>
-concept try_loss_and_grad_accepts = requires(A&&... a) {
-    typed::try_loss_and_grad(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::try_loss_and_grad_accepts<const Model&, A...>)
-auto try_loss_and_grad(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::try_loss_and_grad>(
-        detail::model_call_error<Model, A...>()));
-namespace detail {
-template <class... A>
-concept loss_accepts = requires(A&&... a) {
-    typed::loss(static_cast<A&&>(a)...);
-};
-}  // namespace detail
-template <class Model, class... A>
-    requires(detail::architecture<Model> && !detail::loss_accepts<const Model&, A...>)
-auto loss(const Model& model, A&&... args)
-    -> decltype(detail::shape_error_of<in::loss>(detail::model_call_error<Model, A...>()));
+TYPEFORMER_MODEL_FALLBACK(loss_and_grad, in::loss_and_grad,
+                          detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(try_loss_and_grad, in::try_loss_and_grad,
+                          detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(loss, in::loss, detail::model_call_error<Model, A...>());
 TYPEFORMER_MODEL_FALLBACK(try_loss_and_grad_targets, in::try_loss_and_grad_targets,
                           detail::first_error(detail::check_architecture<ETransformer, Model>(),
                                               detail::model_call_error<Model, A...>()));
