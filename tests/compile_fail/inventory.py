@@ -230,7 +230,7 @@ def is_typed(type_spelling, tparams, shaped):
 # Template parameters by these names are scalars, generators, callbacks, masks or names: what
 # they stand for has no shape (and a wrong one is an ordinary C++ error at the call).
 NOT_SHAPES = {"T", "Scalar", "Eps", "Scale", "Gen", "F", "Observer", "OnToken", "Mask", "Name",
-              "Accessor", "Write"}
+              "Accessor", "Write", "Member", "Element"}
 SCALAR_PARAMS = NOT_SHAPES
 
 
