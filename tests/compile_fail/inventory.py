@@ -83,6 +83,14 @@ EXCUSED = {
     "deploy::use_buffers": ("fallback", "a deployment's table of buffers; deploy::deployment "
                                         "reports in::deployment"),
 }
+# Partial and in-place training (train/trainable.hpp, train/step.hpp) landed on main before its
+# fallbacks and cases, which issue 26's partial-training work adds next; until then these rows are
+# excused by name, and the page says why. Each goes as its fallback and case arrive.
+PENDING = "partial training's fallback and cases are pending (issue 26, landing next)"
+EXCUSED.update({name: ("fallback", PENDING) for name in (
+    "trainable", "gains_biases", "gains_biases_of", "last_layers", "lora_adapters",
+    "trainable_from", "init_lora", "apply_trainable", "step_workspace", "sgd_step_in_place",
+    "try_sgd_step_in_place")})
 
 
 def excuse(name):
