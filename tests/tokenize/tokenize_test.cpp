@@ -176,14 +176,19 @@ TEST(BPE, EncodingReplaysTheMergesAndRoundTrips) {
 }
 
 // Long chunks (merging is n log n in a chunk's length): the same literal replay on words of
-// thousands of letters from a small alphabet, where many merges apply at many places.
+// thousands of letters from a small alphabet, where many merges apply at many places; and every
+// length from 2 to 70, across merge.hpp's switch from the rescan of short words to the queue.
 TEST(BPE, LongChunksReplayTheMerges) {
     std::mt19937_64 gen(11);
     std::string corpus;
     for (int i = 0; i < 4000; ++i)
         corpus += static_cast<char>("abcab"[gen() % 5]);
     const auto b = tk::bpe::train(corpus, 120);
-    for (const std::size_t n : {2, 3, 50, 3000}) {
+    std::vector<std::size_t> lengths = {3000};
+    for (std::size_t n = 2; n <= 70; ++n)
+        lengths.push_back(n);
+    static_assert(tk::detail::short_word < 70);
+    for (const std::size_t n : lengths) {
         std::string word;
         for (std::size_t i = 0; i < n; ++i)
             word += static_cast<char>("abcab"[gen() % 5]);

@@ -67,97 +67,101 @@ inline bool is_space_cp(std::uint32_t cp) noexcept {
            cp == 0x205F || cp == 0x3000;
 }
 
-// One code point of the text: its value and its bytes [begin, end). An invalid UTF-8 byte is a
-// code point of its own with value 0xFFFFFFFF (no class).
-struct code_point {
-    std::uint32_t cp;
-    std::size_t begin, end;
-};
+// What the regex sees in a code point. Bytes that are not valid UTF-8 are `other`.
+enum class cp_class : std::uint8_t { letter, number, space, other };
 
-inline std::vector<code_point> decode_utf8(std::string_view s) {
-    std::vector<code_point> out;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto b0 = static_cast<unsigned char>(s[i]);
-        std::size_t n = b0 < 0x80         ? 1
-                        : (b0 >> 5) == 6  ? 2
-                        : (b0 >> 4) == 14 ? 3
-                        : (b0 >> 3) == 30 ? 4
-                                          : 0;
-        std::uint32_t cp = n == 1 ? b0 : n == 2 ? (b0 & 0x1F) : n == 3 ? (b0 & 0x0F) : (b0 & 0x07);
-        bool ok = n != 0 && i + n <= s.size();
-        for (std::size_t k = 1; ok && k < n; ++k) {
-            const auto b = static_cast<unsigned char>(s[i + k]);
-            ok = (b >> 6) == 2;
-            cp = (cp << 6) | (b & 0x3F);
-        }
-        // overlong forms, surrogates and values past U+10FFFF are invalid too
-        ok = ok && !(n == 2 && cp < 0x80) && !(n == 3 && cp < 0x800) && !(n == 4 && cp < 0x10000) &&
-             !(cp >= 0xD800 && cp <= 0xDFFF) && cp <= 0x10FFFF;
-        if (!ok)
-            n = 1, cp = 0xFFFFFFFF;
-        out.push_back({cp, i, i + n});
-        i += n;
-    }
-    return out;
+inline constexpr auto ascii_classes = [] {
+    std::array<cp_class, 128> t{};
+    for (std::uint32_t c = 0; c < 128; ++c)
+        t[c] = (c | 0x20) >= 'a' && (c | 0x20) <= 'z' ? cp_class::letter
+               : c >= '0' && c <= '9'                 ? cp_class::number
+               : c == ' ' || (c >= 0x09 && c <= 0x0D) ? cp_class::space
+                                                      : cp_class::other;
+    return t;
+}();
+
+inline cp_class classify_cp(std::uint32_t cp) noexcept {
+    if (cp < 0x80)
+        return ascii_classes[cp];
+    return is_letter_cp(cp)   ? cp_class::letter
+           : is_number_cp(cp) ? cp_class::number
+           : is_space_cp(cp)  ? cp_class::space
+                              : cp_class::other;
 }
 
-// Step 1: the pieces of the regex, as [begin, end) code point indices.
-inline std::vector<std::pair<std::size_t, std::size_t>> gpt2_pieces(
-    const std::vector<code_point>& cps) {
-    std::vector<std::pair<std::size_t, std::size_t>> out;
-    const std::size_t n = cps.size();
-    auto at = [&](std::size_t k) { return k < n ? cps[k].cp : 0xFFFFFFFF; };
-    auto letter = [&](std::size_t k) { return k < n && is_letter_cp(cps[k].cp); };
-    auto number = [&](std::size_t k) { return k < n && is_number_cp(cps[k].cp); };
-    auto space = [&](std::size_t k) { return k < n && is_space_cp(cps[k].cp); };
-    auto other = [&](std::size_t k) { return k < n && !letter(k) && !number(k) && !space(k); };
+// The code point starting at byte i < s.size(): its value (0xFFFFFFFF for a byte that starts no
+// valid UTF-8 sequence: a code point of its own), its class and its length in bytes.
+struct code_point {
+    std::uint32_t cp;
+    cp_class cls;
+    std::size_t len;
+};
+
+inline code_point decode_multibyte(std::string_view s, std::size_t i) noexcept {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    const std::size_t n = (b0 >> 5) == 6 ? 2 : (b0 >> 4) == 14 ? 3 : (b0 >> 3) == 30 ? 4 : 0;
+    std::uint32_t cp = n == 2 ? (b0 & 0x1F) : n == 3 ? (b0 & 0x0F) : (b0 & 0x07);
+    bool ok = n != 0 && i + n <= s.size();
+    for (std::size_t k = 1; ok && k < n; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        ok = (b >> 6) == 2;
+        cp = (cp << 6) | (b & 0x3F);
+    }
+    // overlong forms, surrogates and values past U+10FFFF are invalid too
+    ok = ok && !(n == 2 && cp < 0x80) && !(n == 3 && cp < 0x800) && !(n == 4 && cp < 0x10000) &&
+         !(cp >= 0xD800 && cp <= 0xDFFF) && cp <= 0x10FFFF;
+    if (!ok)
+        return {0xFFFFFFFF, cp_class::other, 1};
+    return {cp, classify_cp(cp), n};
+}
+
+inline code_point decode_at(std::string_view s, std::size_t i) noexcept {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    return b0 < 0x80 ? code_point{b0, ascii_classes[b0], 1} : decode_multibyte(s, i);
+}
+
+// Step 1: calls piece(begin, end) with the byte range of each piece of the regex, in order (one
+// pass, nothing stored: a text of any size needs no memory beyond its ids).
+template <class Piece>
+void for_each_piece(std::string_view s, Piece&& piece) {
+    const std::size_t n = s.size();
+    auto cls_at = [&](std::size_t k) { return decode_at(s, k).cls; };
     std::size_t i = 0;
     while (i < n) {
-        // 's|'t|'re|'ve|'m|'ll|'d
-        if (at(i) == '\'') {
-            const std::uint32_t a = at(i + 1), b = at(i + 2);
+        // 's|'t|'re|'ve|'m|'ll|'d (ASCII: comparing bytes compares code points)
+        if (s[i] == '\'' && i + 1 < n) {
+            const char a = s[i + 1], b = i + 2 < n ? s[i + 2] : '\0';
             std::size_t len = 0;
             if (a == 's' || a == 't' || a == 'm' || a == 'd')
                 len = 2;
             else if ((a == 'r' && b == 'e') || (a == 'v' && b == 'e') || (a == 'l' && b == 'l'))
                 len = 3;
             if (len) {
-                out.push_back({i, i + len});
+                piece(i, i + len);
                 i += len;
                 continue;
             }
         }
-        const std::size_t j0 = at(i) == ' ' ? i + 1 : i;  // the optional leading space
-        auto run = [&](auto&& cls) {
+        // ' ?\p{L}+', ' ?\p{N}+', ' ?[^\s\p{L}\p{N}]+': the optional space, then a run of one class
+        const std::size_t j0 = s[i] == ' ' ? i + 1 : i;
+        const cp_class c = j0 < n ? cls_at(j0) : cp_class::space;
+        if (c != cp_class::space) {
             std::size_t j = j0;
-            while (cls(j))
-                ++j;
-            out.push_back({i, j});
+            for (code_point p; j < n && (p = decode_at(s, j)).cls == c;)
+                j += p.len;
+            piece(i, j);
             i = j;
-        };
-        if (letter(j0)) {  // ' ?\p{L}+'
-            run(letter);
-            continue;
-        }
-        if (number(j0)) {  // ' ?\p{N}+'
-            run(number);
-            continue;
-        }
-        if (other(j0)) {  // ' ?[^\s\p{L}\p{N}]+'
-            run(other);
             continue;
         }
         // whitespace: '\s+(?!\S)' leaves the last space for the next piece, else '\s+'
-        std::size_t j = i;
-        while (space(j))
-            ++j;
-        if (j < n && j - i >= 2)
-            --j;
-        out.push_back({i, j});
+        std::size_t j = i, last = i, count = 0;
+        for (code_point p; j < n && (p = decode_at(s, j)).cls == cp_class::space; ++count)
+            last = j, j += p.len;
+        if (j < n && count >= 2)
+            j = last;
+        piece(i, j);
         i = j;
     }
-    return out;
 }
 
 // Step 2: byte b ↦ a printable code point (GPT-2's bytes_to_unicode), as UTF-8.
@@ -255,7 +259,7 @@ public:
         g.byte_encoder_ = detail::bytes_to_unicode();
         for (std::uint32_t b = 0; b < 256; ++b) {
             g.byte_symbol_[b] = detail::utf8_of(g.byte_encoder_[b]);
-            g.byte_decoder_[g.byte_symbol_[b]] = static_cast<unsigned char>(b);
+            g.byte_of_symbol_[g.byte_encoder_[b]] = static_cast<std::int16_t>(b);
             if (!g.encoder_.count(g.byte_symbol_[b]))
                 throw std::invalid_argument(std::string(json_name) + ": the byte " +
                                             std::to_string(b) + " has no token");
@@ -317,20 +321,20 @@ public:
     token eot() const noexcept { return eot_; }  // <|endoftext|>
 
     std::vector<token> encode(std::string_view text) const {
-        const auto cps = detail::decode_utf8(text);
         std::vector<token> ids, word;
-        for (const auto& [a, b] : detail::gpt2_pieces(cps)) {
-            const std::string_view piece = text.substr(cps[a].begin, cps[b - 1].end - cps[a].begin);
+        ids.reserve(text.size() / 4);
+        detail::for_each_piece(text, [&](std::size_t b, std::size_t e) {
+            const std::string_view piece = text.substr(b, e - b);
             if (const auto it = whole_.find(piece); it != whole_.end()) {
                 ids.push_back(it->second);
-                continue;
+                return;
             }
             word.clear();
             for (const char c : piece)
                 word.push_back(byte_id_[static_cast<unsigned char>(c)]);
             detail::merge_by_rank(word, merges_);
             ids.insert(ids.end(), word.begin(), word.end());
-        }
+        });
         return ids;
     }
 
@@ -352,14 +356,21 @@ private:
     // Token strings (printable code points) back to their bytes.
     std::string decode_symbols(std::string_view symbols) const {
         std::string bytes;
-        for (const auto& c : detail::decode_utf8(symbols)) {
-            const auto it =
-                byte_decoder_.find(std::string(symbols.substr(c.begin, c.end - c.begin)));
-            if (it == byte_decoder_.end())
+        bytes.reserve(symbols.size());
+        for (std::size_t i = 0; i < symbols.size();) {
+            const auto c = detail::decode_at(symbols, i);
+            if (c.cp >= byte_of_symbol_.size() || byte_of_symbol_[c.cp] < 0)
                 throw std::invalid_argument("gpt2::decode: a token holds a symbol that is no byte");
-            bytes += static_cast<char>(it->second);
+            bytes += static_cast<char>(byte_of_symbol_[c.cp]);
+            i += c.len;
         }
         return bytes;
+    }
+
+    static std::array<std::int16_t, 256 + 68> filled(std::int16_t v) {
+        std::array<std::int16_t, 256 + 68> a;
+        a.fill(v);
+        return a;
     }
 
     // Heterogeneous lookup: a piece is looked up as a string_view, without a copy.
@@ -377,7 +388,8 @@ private:
     std::array<std::uint32_t, 256> byte_encoder_{};
     std::array<std::string, 256> byte_symbol_;
     std::array<token, 256> byte_id_{};
-    std::unordered_map<std::string, unsigned char> byte_decoder_;
+    // byte_encoder_'s inverse: symbol code point → byte, −1 for a code point that is no byte's
+    std::array<std::int16_t, 256 + 68> byte_of_symbol_ = filled(-1);
     token eot_ = 0;
 };
 
