@@ -1,15 +1,18 @@
 // Safetensors save / load: round trips, an independent Python writer and reader, every
 // bad-file case (with the model left bit-identical), and atomic saves.
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <future>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -643,6 +646,41 @@ TEST(SafetensorsLoad, AMissingFileChangesNothing) {
     EXPECT_TRUE(contains(r.message, "absent.safetensors")) << r.message;
     EXPECT_TRUE(contains(r.message, "No such file")) << r.message;
     EXPECT_THROW(tio::load(*m, dir / "absent.safetensors"), tio::error);
+    EXPECT_TRUE(tf::bit_equal(*m, *m0));
+}
+
+// A FIFO given as a weights file is refused at once (it was opened with fopen, which waits for a
+// writer forever), and so is a folder, each saying what it is; the model is unchanged. If a
+// reader does wait, the test opens the FIFO's other end to release it, then fails.
+TEST(SafetensorsLoad, AFifoOrAFolderIsRefusedWithoutWaiting) {
+    const auto dir = testutil::scratch_dir();
+    const fs::path fifo = dir / "pipe.safetensors";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto m = std::make_unique<model_f>();
+    tf::init(*m, 3);
+    const auto m0 = std::make_unique<model_f>(*m);
+    auto at_once = [&](auto&& read) {
+        auto done = std::async(std::launch::async, read);
+        if (done.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+            ADD_FAILURE() << "the reader waits on the FIFO";
+            const int fd = ::open(fifo.c_str(), O_WRONLY);  // its writer: the reader goes on
+            if (fd >= 0)
+                ::close(fd);
+        }
+        return done.get();
+    };
+    auto r = at_once([&] { return tio::try_load(*m, fifo); });
+    EXPECT_EQ(r.code, tio::status::io_error);
+    EXPECT_TRUE(contains(r.message, "is a named pipe (FIFO), not a file")) << r.message;
+    tio::metadata md;
+    r = at_once([&] { return tio::try_read_metadata(fifo, md); });
+    EXPECT_EQ(r.code, tio::status::io_error);
+    EXPECT_TRUE(contains(r.message, "named pipe")) << r.message;
+    r = tio::try_load(*m, dir);
+    EXPECT_EQ(r.code, tio::status::io_error);
+    EXPECT_TRUE(contains(r.message, "is a directory, not a file")) << r.message;
+    r = tio::try_read_metadata(dir, md);
+    EXPECT_TRUE(contains(r.message, "is a directory")) << r.message;
     EXPECT_TRUE(tf::bit_equal(*m, *m0));
 }
 

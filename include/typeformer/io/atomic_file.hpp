@@ -22,6 +22,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "../config.hpp"
+
 #if __has_include(<unistd.h>) && __has_include(<fcntl.h>)
 #include <fcntl.h>
 #include <unistd.h>
@@ -107,6 +109,7 @@ atomic_write_outcome write_atomically(const std::filesystem::path& path, Write&&
     return out;
 }
 
+#if TYPEFORMER_HAS_EXCEPTIONS  // (io's try_* functions are built with -fno-exceptions too)
 // The bytes as the whole new content of path; std::runtime_error names the path and the reason.
 inline void write_file(const std::filesystem::path& path, std::string_view bytes) {
     const auto r = write_atomically(path, [&](std::FILE* f) {
@@ -115,5 +118,6 @@ inline void write_file(const std::filesystem::path& path, std::string_view bytes
     if (!r)
         throw std::runtime_error("cannot write " + path.string() + ": " + r.reason());
 }
+#endif
 
 }  // namespace typeformer::io

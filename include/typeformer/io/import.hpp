@@ -241,9 +241,10 @@ inline bool parse_gpt_json(std::string_view text, gpt_layout layout, gpt_config&
 
 inline result read_text_file(const std::filesystem::path& path, std::string& text) {
     const std::string src = printable(path.string());
-    std::FILE* f = std::fopen(path.string().c_str(), "rb");
+    std::string problem;
+    std::FILE* f = open_regular_file(path, problem);  // a FIFO is refused, never waited on
     if (!f)
-        return make_error(status::io_error, src, errno_text(errno));
+        return make_error(status::io_error, src, problem);
     char buf[1 << 14];
     for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) {
         text.append(buf, n);

@@ -5,6 +5,10 @@
 //   file_kind_problem(path)   "" for a regular file (or a symlink to one), else what it is:
 //                             "is a directory", "is a named pipe (FIFO)", "does not exist", …
 //   read_file(path)           its bytes; std::runtime_error "cannot read <path>: <problem>"
+//   open_regular_file(path, problem)   a std::FILE* to read it with (fclose it), or nullptr and
+//                             `problem`: the OS's reason (missing, no permission) or what it is
+//                             when it is no regular file; for readers that take the file piece by
+//                             piece (safetensors' try_load reads the header before the data)
 //
 // Host only (POSIX open/fstat where there are; elsewhere std::filesystem's status first).
 #pragma once
@@ -15,6 +19,8 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+
+#include "../config.hpp"
 
 #if __has_include(<unistd.h>) && __has_include(<fcntl.h>) && __has_include(<sys/stat.h>)
 #include <fcntl.h>
@@ -57,10 +63,61 @@ inline std::string file_kind_problem(const std::filesystem::path& path) {
     std::error_code ec;
     const auto st = std::filesystem::status(path, ec);  // follows symlinks
     if (ec && st.type() != std::filesystem::file_type::not_found)
-        return ec.message();
+        return "cannot be read: " + ec.message();
     return detail::kind_problem(st.type());
 }
 
+namespace detail {
+
+#if TYPEFORMER_READ_FILE_POSIX
+inline std::filesystem::file_type kind_of(const struct ::stat& st) {
+    using ft = std::filesystem::file_type;
+    return S_ISREG(st.st_mode)    ? ft::regular
+           : S_ISDIR(st.st_mode)  ? ft::directory
+           : S_ISFIFO(st.st_mode) ? ft::fifo
+           : S_ISCHR(st.st_mode)  ? ft::character
+           : S_ISBLK(st.st_mode)  ? ft::block
+           : S_ISSOCK(st.st_mode) ? ft::socket
+                                  : ft::unknown;
+}
+#endif
+
+}  // namespace detail
+
+inline std::FILE* open_regular_file(const std::filesystem::path& path, std::string& problem) {
+#if TYPEFORMER_READ_FILE_POSIX
+    // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        problem = std::error_code(errno, std::generic_category()).message();
+        return nullptr;
+    }
+    struct ::stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        problem = detail::kind_problem(detail::kind_of(st));
+        ::close(fd);
+        return nullptr;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // reads block as usual
+    std::FILE* f = ::fdopen(fd, "rb");
+    if (!f) {
+        problem = std::error_code(errno, std::generic_category()).message();
+        ::close(fd);
+    }
+    return f;
+#else
+    if (const std::string p = file_kind_problem(path); !p.empty() && p != "does not exist") {
+        problem = p;
+        return nullptr;
+    }
+    std::FILE* f = std::fopen(path.string().c_str(), "rb");
+    if (!f)
+        problem = std::error_code(errno, std::generic_category()).message();
+    return f;
+#endif
+}
+
+#if TYPEFORMER_HAS_EXCEPTIONS  // (safetensors.hpp, which uses open_regular_file, builds without)
 inline std::string read_file(const std::filesystem::path& path) {
     auto fail = [&](const std::string& why) -> std::runtime_error {
         return std::runtime_error("cannot read " + path.string() + ": " + why);
@@ -77,13 +134,7 @@ inline std::string read_file(const std::filesystem::path& path) {
     struct ::stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        using ft = std::filesystem::file_type;
-        throw fail(detail::kind_problem(S_ISDIR(st.st_mode)    ? ft::directory
-                                        : S_ISFIFO(st.st_mode) ? ft::fifo
-                                        : S_ISCHR(st.st_mode)  ? ft::character
-                                        : S_ISBLK(st.st_mode)  ? ft::block
-                                        : S_ISSOCK(st.st_mode) ? ft::socket
-                                                               : ft::unknown));
+        throw fail(detail::kind_problem(detail::kind_of(st)));
     }
     std::string out(static_cast<std::size_t>(st.st_size), '\0');
     std::size_t got = 0;
@@ -122,5 +173,6 @@ inline std::string read_file(const std::filesystem::path& path) {
     return out;
 #endif
 }
+#endif
 
 }  // namespace typeformer::io

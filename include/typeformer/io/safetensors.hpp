@@ -51,6 +51,7 @@
 #include "../params.hpp"
 #include "atomic_file.hpp"
 #include "json.hpp"
+#include "read_file.hpp"
 #include "signature.hpp"
 
 #if __has_include(<unistd.h>) && __has_include(<fcntl.h>) && __has_include(<sys/stat.h>)
@@ -952,9 +953,10 @@ struct open_file {
 
 inline result open_safetensors(const std::filesystem::path& path, std::string_view src,
                                open_file& out) {
-    out.f = std::fopen(path.string().c_str(), "rb");
+    std::string problem;
+    out.f = open_regular_file(path, problem);  // a FIFO is refused, never waited on
     if (!out.f)
-        return make_error(status::io_error, src, errno_text(errno));
+        return make_error(status::io_error, src, problem);
         // The size of the file we opened (not of whatever is at `path` a moment later).
 #if TYPEFORMER_IO_POSIX
     struct ::stat st {};
