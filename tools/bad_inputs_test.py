@@ -7,8 +7,8 @@ SIGINT to a running typeformer-train saves a checkpoint, exits 130, and the chec
   bad_inputs_test.py <tools dir> <docs/errors.md> <work dir>
 
 Placeholders in the table: $RUN (a run folder: model.ckpt, loss.csv, loss.svg), $CKPT
-($RUN/model.ckpt), $WEIGHTS (a safetensors file without training state), $FIFO, $DIR (an empty
-folder), $EMPTY (an empty file), $TEXT (the GPL-3 text), $BADBPE (a merges file that repeats a
+($RUN/model.ckpt), $WEIGHTS (a safetensors file without training state), $FIFO, $LOOP (a
+symbolic link to itself), $DIR (an empty folder), $EMPTY (an empty file), $TEXT (the GPL-3 text), $BADBPE (a merges file that repeats a
 merge), $WORK; `<<< text` at the end of a command is its stdin.
 """
 import hashlib
@@ -44,14 +44,16 @@ fifo = os.path.join(work, "fifo")
 os.mkfifo(fifo)
 empty_dir = os.path.join(work, "dir")
 os.makedirs(empty_dir)
+loop = os.path.join(work, "loop")
+os.symlink("loop", loop)
 empty = os.path.join(work, "empty")
 open(empty, "w").close()
 bad_bpe = os.path.join(work, "bad.bpe")
 with open(bad_bpe, "w") as f:
     f.write("typeformer-bpe 1\nmerges 2\n104 105\n104 105\n")
 values = {"$RUN": run_dir, "$CKPT": os.path.join(run_dir, "model.ckpt"), "$WEIGHTS": weights,
-          "$FIFO": fifo, "$DIR": empty_dir, "$EMPTY": empty, "$TEXT": text, "$BADBPE": bad_bpe,
-          "$WORK": work}
+          "$FIFO": fifo, "$LOOP": loop, "$DIR": empty_dir, "$EMPTY": empty, "$TEXT": text,
+          "$BADBPE": bad_bpe, "$WORK": work}
 
 
 def substitute(s):

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -91,7 +92,8 @@ double real(const std::string& name, const std::string& text, interval r) {
     errno = 0;
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(v))
+    // ERANGE: beyond a double, or so small that it underflows (1e-400 would read as 0)
+    if (end != text.c_str() + text.size() || !std::isfinite(v) || errno == ERANGE)
         throw bad();
     if ((r.lo_open ? !(v > r.lo) : !(v >= r.lo)) || (r.hi_open ? !(v < r.hi) : !(v <= r.hi)))
         throw bad();
@@ -135,25 +137,35 @@ CLI::Option* text_option(CLI::App& app, const std::string& flags, std::string& t
 template <class Convert>
 std::optional<int> finish(CLI::App& app, int argc, char** argv, Convert&& convert) {
     const std::string tool = app.get_name();
+    std::FILE* const err = parse_err ? parse_err : stderr;
+    auto usage = [&](const char* what) {
+        std::fprintf(err, "%s: %s\nRun %s --help for the options.\n", tool.c_str(), what,
+                     tool.c_str());
+        return exit_usage;
+    };
+    // --help and --version: CLI11 writes them to streams; they go to parse_out as one piece
+    auto answer = [&](const CLI::ParseError& e) {
+        std::ostringstream out, errors;
+        const int rc = app.exit(e, out, errors);
+        std::fputs(out.str().c_str(), parse_out ? parse_out : stdout);
+        std::fputs(errors.str().c_str(), err);
+        return rc;
+    };
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
+        return answer(e);
     } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
+        return answer(e);
     } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
+        return answer(e);
     } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "%s: %s\nRun %s --help for the options.\n", tool.c_str(), e.what(),
-                     tool.c_str());
-        return exit_usage;
+        return usage(e.what());
     }
     try {
         convert();
     } catch (const usage_error& e) {
-        std::fprintf(stderr, "%s: %s\nRun %s --help for the options.\n", tool.c_str(), e.what(),
-                     tool.c_str());
-        return exit_usage;
+        return usage(e.what());
     }
     return std::nullopt;
 }
@@ -189,6 +201,9 @@ std::optional<int> parse(int argc, char** argv, train_cli& c) {
                 "byte (259 ids) or bpe (512 ids, trained on the text); resuming: the "
                 "checkpoint's");
     text_option(app, "--out", a.out, "output folder", "DIR");
+    app.add_flag("--overwrite", a.overwrite,
+                 "start over in an --out that already holds another run's checkpoint (without "
+                 "it such a run is refused)");
     app.add_option("--resume", a.resume,
                    "continue from this checkpoint (its model and tokenizer; a new --lr, "
                    "--weight-decay, --clip, --warmup or --batch is applied)")
@@ -357,6 +372,41 @@ std::optional<int> parse(int argc, char** argv, attention_cli& c) {
         if (c.out.empty())
             throw usage_error("--out is empty");
     });
+}
+
+std::vector<std::uint32_t> parse_ids(const std::string& text, std::size_t vocab_size) {
+    std::vector<std::uint32_t> ids;
+    auto blank = [&](std::size_t k) {
+        return text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r';
+    };
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (blank(i)) {
+            ++i;
+            continue;
+        }
+        const std::size_t start = i;
+        while (i < text.size() && !blank(i))
+            ++i;
+        const std::string word = text.substr(start, i - start);
+        const std::string shown = word.size() > 40 ? word.substr(0, 40) + "…" : word;
+        std::uint64_t v = 0;
+        for (const char c : word) {
+            if (c < '0' || c > '9')
+                throw std::runtime_error("the input is not a list of token ids: '" + shown +
+                                         "' (at byte " + std::to_string(start) +
+                                         ") is not a whole number");
+            // past any vocabulary already: stop growing (no wrap however many digits follow)
+            if (v <= 0xFFFFFFFFull)
+                v = v * 10 + static_cast<std::uint64_t>(c - '0');
+        }
+        if (v >= vocab_size || v > 0xFFFFFFFFull)
+            throw std::runtime_error(
+                "token id " + shown + " (at byte " + std::to_string(start) +
+                ") is not in the vocabulary (N_V = " + std::to_string(vocab_size) + ")");
+        ids.push_back(static_cast<std::uint32_t>(v));
+    }
+    return ids;
 }
 
 std::string identifier_problem(const std::string& name) {

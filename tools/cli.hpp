@@ -16,9 +16,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace typeformer::tools {
 
@@ -27,6 +29,11 @@ inline constexpr int exit_usage = 2;
 
 // "typeformer-train 0.1.0"
 std::string version_line(const char* tool);
+
+// Where parse() writes --help and --version (out) and usage errors (err): stdout and stderr when
+// null (tests/fuzz's harness sends them elsewhere).
+inline std::FILE* parse_out = nullptr;
+inline std::FILE* parse_err = nullptr;
 
 // typeformer-train's job (train_driver.hpp's train<Model, Tokenizer>(args)).
 struct train_args {
@@ -48,6 +55,7 @@ struct train_args {
     float tau = 0.8f;
     std::size_t top_k = 40;
     std::string model = "small", tokenizer = "byte";  // the preset's names (checkpoint metadata)
+    bool overwrite = false;       // a new run may replace the checkpoint already in --out
     std::set<std::string> given;  // the options given on the command line ("--lr", …)
 };
 
@@ -106,6 +114,11 @@ std::optional<int> parse(int argc, char** argv, tokenize_cli& c);
 std::optional<int> parse(int argc, char** argv, attention_cli& c);
 std::optional<int> parse(int argc, char** argv, export_header_cli& c);
 std::optional<int> parse(int argc, char** argv, inspect_cli& c);
+
+// typeformer-tokenize --decode's input: whole numbers separated by blanks (space, tab, CR, LF),
+// each below vocab_size. std::runtime_error naming the word and its byte offset otherwise (an
+// id of 2^32 or more, or of any number of digits, is out of the vocabulary, never wrapped).
+std::vector<std::uint32_t> parse_ids(const std::string& text, std::size_t vocab_size);
 
 // A C++ identifier that is not a keyword nor reserved (export-header's --name): "" if it is one,
 // else why not.

@@ -95,6 +95,15 @@ inline void check_output_dir(const std::string& path, const std::string& what) {
         throw std::runtime_error(what + " " + path + " cannot be created in " + parent.string());
 }
 
+// An output folder made (with its parents) once everything is checked, before the work starts,
+// so that a folder that cannot be made stops the run at once, not at its first checkpoint.
+inline void make_output_dir(const std::string& path, const std::string& what) {
+    std::error_code ec;
+    std::filesystem::create_directories(path, ec);
+    if (ec)
+        throw std::runtime_error(what + " " + path + " cannot be created: " + ec.message());
+}
+
 // ---- interrupts ----
 
 inline volatile std::sig_atomic_t interrupt_signal = 0;

@@ -223,6 +223,18 @@ int train(const train_args& a) {
             "{}: {} bytes is too little text: {} tokens make {} training sequences of {} tokens "
             "for a batch of {}, and 10% must be held out",
             a.text, text.size(), ids.size(), train_seqs.size(), l_max, opt.batch_size));
+    // The output folder: made now, and never another run's. A new run into a folder that holds
+    // a checkpoint (or a resumed run writing beside another one) is refused without --overwrite,
+    // as Hugging Face's scripts refuse a non-empty output_dir without --overwrite_output_dir:
+    // re-running a command by mistake must not replace hours of training.
+    std::error_code ec;
+    if (!a.overwrite && fs::exists(ckpt, ec) && (a.resume.empty() || !same_file(ckpt, a.resume)))
+        throw std::runtime_error(fmt::format(
+            "--out {} already holds a checkpoint of another run ({}): --resume {} continues it, "
+            "--overwrite starts over in its place, or choose another --out",
+            a.out, ckpt.string(), ckpt.string()));
+    make_output_dir(a.out, "--out");
+
     // A preset's checkpoint names it, so --resume needs neither --model nor --tokenizer; a
     // configuration of one's own (docs/training.md) is found by its type instead.
     const bool is_preset = run_preset(a.model, a.tokenizer, [&]<class M, class T>() {
@@ -264,7 +276,7 @@ int train(const train_args& a) {
     auto save = [&] {
         if (st->step == saved_step)
             return;
-        fs::create_directories(out);
+        make_output_dir(a.out, "--out");  // again, if it went away during the run
         const std::string csv = loss_csv(rows);
         io::metadata extra = {{key_text, a.text},
                               {key_seconds, fmt::format("{:.3f}", seconds_before + elapsed())},
@@ -411,8 +423,7 @@ int train(const train_args& a) {
                {.tau = a.tau, .top_k = a.top_k, .when_full = context_policy::sliding_window}, gen,
                [&](token t) {
                    fmt::print("{}", tok.piece(t));
-                   std::fflush(stdout);
-                   return interrupt_signal == 0;
+                   return std::fflush(stdout) == 0 && interrupt_signal == 0;
                });
     fmt::print("\n---\n");
     return interrupt_signal != 0 ? interrupted_exit_code() : 0;

@@ -75,11 +75,11 @@ int generate(const Model& m, const Tokenizer& tokenizer, const tf::tools::genera
         const std::size_t want = std::min(n - y.size(), piece);
         const auto part = tf::DInference(m, *cache, context, want, opt, gen, [&](tf::token t) {
             fmt::print("{}", tokenizer.piece(t));
-            std::fflush(stdout);
-            return tf::tools::interrupt_signal == 0;
+            // output that cannot be written (a full disk) ends the run: -n -1 would go on forever
+            return std::fflush(stdout) == 0 && tf::tools::interrupt_signal == 0;
         });
         y.insert(y.end(), part.begin(), part.end());
-        stopped = part.size() < want || tf::tools::interrupt_signal != 0 ||
+        stopped = part.size() < want || tf::tools::interrupt_signal != 0 || std::ferror(stdout) ||
                   (!part.empty() && tf::detail::is_stop(stop, part.back()));
         context.insert(context.end(), part.begin(), part.end());
         if (context.size() > l_max / 2)

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,42 +20,7 @@
 namespace tk = typeformer::tokenize;
 namespace tools = typeformer::tools;
 
-namespace {
-
-// "12 7 300" → ids; anything but whole numbers separated by blanks is refused, naming it, and an
-// id that is not below the vocabulary's size (2^32 and beyond included) too.
-std::vector<typeformer::token> parse_ids(const std::string& in, std::size_t vocab_size) {
-    std::vector<typeformer::token> ids;
-    std::size_t i = 0;
-    while (i < in.size()) {
-        if (in[i] == ' ' || in[i] == '\t' || in[i] == '\n' || in[i] == '\r') {
-            ++i;
-            continue;
-        }
-        const std::size_t start = i;
-        while (i < in.size() && !(in[i] == ' ' || in[i] == '\t' || in[i] == '\n' || in[i] == '\r'))
-            ++i;
-        const std::string word = in.substr(start, i - start);
-        std::uint64_t v = 0;
-        bool ok = word.size() <= 19;
-        for (const char c : word)
-            ok = ok && c >= '0' && c <= '9', v = v * 10 + static_cast<std::uint64_t>(c - '0');
-        if (!ok && !word.empty() && word.find_first_not_of("0123456789") == std::string::npos)
-            v = UINT64_MAX, ok = true;  // digits only, past 2^64: out of any vocabulary
-        if (!ok)
-            throw std::runtime_error(fmt::format(
-                "the input is not a list of token ids: '{}' (at byte {}) is not a whole number",
-                word.size() > 40 ? word.substr(0, 40) + "…" : word, start));
-        if (v >= vocab_size)
-            throw std::runtime_error(
-                fmt::format("token id {} (at byte {}) is not in the vocabulary (N_V = {})",
-                            word.size() > 40 ? word.substr(0, 40) + "…" : word, start, vocab_size));
-        ids.push_back(static_cast<typeformer::token>(v));
-    }
-    return ids;
-}
-
-}  // namespace
+static_assert(std::is_same_v<typeformer::token, std::uint32_t>);  // tools::parse_ids' ids
 
 int main(int argc, char** argv) {
     tools::tokenize_cli c;
@@ -91,7 +57,7 @@ int main(int argc, char** argv) {
             const std::size_t n_v = gpt2  ? gpt2->vocab_size()
                                     : bpe ? bpe->vocab_size()
                                           : tk::byte_level::vocab_size();
-            const auto ids = parse_ids(in, n_v);
+            const auto ids = tools::parse_ids(in, n_v);
             const std::string text = gpt2  ? gpt2->decode(ids)
                                      : bpe ? bpe->decode(ids)
                                            : tk::byte_level::decode(ids);

@@ -21,7 +21,9 @@ inline tokenize::gpt2 small_gpt2(std::string_view tokens, std::string_view merge
             s = "\\" + s;
         json += (b ? "," : "") + ("\"" + s + "\":" + std::to_string(b));
     }
-    json += "," + std::string(tokens) + "}";
+    if (!tokens.empty())
+        json += "," + std::string(tokens);
+    json += "}";
     return tokenize::gpt2::from_strings(json, "#version: 0.2\n" + std::string(merges));
 }
 
