@@ -163,6 +163,17 @@ std::optional<int> finish(CLI::App& app, int argc, char** argv, Convert&& conver
         return usage(e.what());
     }
     try {
+        // a path option given as "" (an unset shell variable) is refused, not read as "not given"
+        std::vector<const CLI::App*> apps = {&app};
+        for (const CLI::App* sub : app.get_subcommands({}))
+            apps.push_back(sub);
+        for (const CLI::App* a : apps)
+            for (const CLI::Option* o : a->get_options()) {
+                const std::string type = o->get_type_name();
+                if (o->count() > 0 && !o->results().empty() && o->results().back().empty() &&
+                    (type == "FILE" || type == "PATH" || type == "CKPT" || type == "DIR"))
+                    throw usage_error(o->get_name() + " is empty");
+            }
         convert();
     } catch (const usage_error& e) {
         return usage(e.what());

@@ -7,10 +7,12 @@ commands (`bash .ci/example`, `bash .ci/test`), checked here in one of three way
            makes it (tiny, a few steps: the main job's minute is not repeated). A command must
            exit 0, write no "error" on stderr, and print what its `# comment` says when the
            comment is quoted output (`echo … | typeformer-tokenize … # 72 101 …`). A
-           typeformer-train command gets `--model tiny --steps 3 --seconds 0 …` appended (the
-           tools take an option's last value), to keep it short.
+           typeformer-train command gets `--steps 3 --seconds 0 …` appended (the tools take an
+           option's last value), and `--model tiny` when it names no model, to keep it short.
+           A file a page names as the user's own (my_text.txt) is a licence text here.
   checked  commands of CI's steps (cmake workflows, ctest, the repository's scripts): the preset,
-           script or file they name exists; CI runs them (.ci/test).
+           script or file they name exists (and the bridge's subcommand is in its --help); CI
+           runs them (.ci/test).
   listed   commands that need what a user brings (GPT-2's weights from Hugging Face, their own
            program, a PNG converter): printed with the reason and the test that covers the tool.
 
@@ -73,16 +75,22 @@ os.symlink(tools, os.path.join(work, "build", "release", "tools"))
 os.symlink(npm, os.path.join(work, "build", "release", "npm"))
 os.symlink(os.path.join(repo, ".ci"), os.path.join(work, ".ci"))
 os.symlink(os.path.join(repo, "tools"), os.path.join(work, "tools"))
-tiny = ["--model", "tiny", "--steps", "3", "--seconds", "0", "--eval-every", "0",
-        "--sample-tokens", "5"]
-subprocess.run([os.path.join(tools, "typeformer-train"), "--out", "typeformer-run"] + tiny,
-               cwd=work, check=True, stdout=subprocess.DEVNULL)
+short = ["--steps", "3", "--seconds", "0", "--eval-every", "0", "--sample-tokens", "5"]
+subprocess.run([os.path.join(tools, "typeformer-train"), "--out", "typeformer-run", "--model",
+                "tiny"] + short, cwd=work, check=True, stdout=subprocess.DEVNULL)
+shutil.copy("/usr/share/common-licenses/GPL-3", os.path.join(work, "my_text.txt"))
+bridge_help = subprocess.run(["/usr/bin/python3", os.path.join(repo, "tools", "typeformer_torch.py"),
+                              "--help"], capture_output=True, text=True)
+bridge_help = bridge_help.stdout + bridge_help.stderr
 
 # Each rule: (pattern of the command, how, what it does with it). `listed` carries the reason.
 LISTED = {
-    r"--hf-gpt2 model\.safetensors": "needs GPT-2 small's weights from Hugging Face (no network "
-                                     "here); tools.hf_gpt2 runs this command on a random GPT-2 "
-                                     "small written in Hugging Face's layout",
+    r"--hf-gpt2 \S*model\.safetensors": "needs GPT-2 small's weights from Hugging Face (no "
+                                        "network here); tools.hf_gpt2 runs this command on a "
+                                        "random GPT-2 small written in Hugging Face's layout",
+    r"^python train\.py ": "nanoGPT's own command, in its repository",
+    r"^python -c \"from transformers": "Hugging Face transformers, not a dependency",
+    r"^torchrun .* train\.py$": "the user's DDP program; tests/interop runs one on 2 ranks",
     r"^PYTHONPATH=tools /usr/bin/python3 my_training\.py$": "the user's own program; "
                                                            "typeformer_torch imports (checked)",
     r"^rsvg-convert ": "librsvg2-bin, not a dependency; the SVG is checked by tools.workflow",
@@ -146,6 +154,13 @@ for page in pages:
             print(f"checked  {where}: {cmd}")
             checked += 1
             continue
+        m = re.match(r"^/usr/bin/python3 tools/typeformer_torch\.py (\S+)", cmd)
+        if m:
+            if f"typeformer_torch.py {m.group(1)} " not in bridge_help:
+                fail(where, cmd, f"typeformer_torch.py --help has no '{m.group(1)}'")
+            print(f"checked  {where}: {cmd}")
+            checked += 1
+            continue
         if re.match(r"^bash \.ci/(example|test)$", cmd) or re.match(
                 r"^/usr/bin/python3 tests/\S+\.py", cmd):
             script = shlex.split(cmd)[1]
@@ -157,7 +172,9 @@ for page in pages:
         if "build/release/tools/typeformer-" not in cmd:
             fail(where, cmd, "no rule for this command in tools/docs_commands_test.py")
             continue
-        run = cmd + (" " + " ".join(tiny) if "typeformer-train" in cmd else "")
+        run = cmd
+        if "typeformer-train" in cmd:
+            run += " " + " ".join(short) + ("" if "--model" in cmd else " --model tiny")
         try:
             r = subprocess.run(["bash", "-o", "pipefail", "-c", run], cwd=work,
                                capture_output=True, text=True, errors="replace", timeout=120)

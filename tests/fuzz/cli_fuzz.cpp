@@ -1,9 +1,9 @@
 // libFuzzer harness for the tools' command lines (tools/cli.cpp, CLI11 underneath) and the token
 // id lists typeformer-tokenize --decode reads. The first byte picks the target, the rest is its
 // input:
-//   0–4  the command line of typeformer-train, -generate, -tokenize, -attention, -export-header:
-//        the arguments are the input split at NUL bytes
-//   5    tools::parse_ids on the input, against a vocabulary size taken from its first 4 bytes
+//   0–5  the command line of typeformer-train, -generate, -tokenize, -attention, -export-header,
+//        -inspect: the arguments are the input split at NUL bytes
+//   6    tools::parse_ids on the input, against a vocabulary size taken from its first 4 bytes
 // Whatever the input: no crash, no UB, no hang; parse answers "go on" or an exit code 0 or 2,
 // and every value it accepts is in the range the tool documents (checked here, each against its
 // own bound: the harness is the oracle); parse_ids returns ids below the vocabulary or throws
@@ -99,7 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size == 0)
         return 0;
     const std::string_view in(reinterpret_cast<const char*>(data) + 1, size - 1);
-    switch (data[0] % 6) {
+    switch (data[0] % 7) {
         case 0:
             command_line<tools::train_cli>(in, "typeformer-train", [](const tools::train_cli& c) {
                 const auto& a = c.args;
@@ -119,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                           c.tokens == tools::tokens_fill_context);
                     check(finite_in(c.tau, 0, 1e6) && finite_in(c.top_p, 0, 1) && c.top_p > 0);
                     check(c.top_k == tools::no_top_k || (c.top_k >= 1 && c.top_k <= 1'000'000'000));
-                    check(!c.checkpoint.empty() || !c.hf_gpt2.empty());
+                    check(!c.checkpoint.empty() || !c.hf_gpt2.empty() || !c.nanogpt.empty());
                 });
             break;
         case 2:
@@ -143,7 +143,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                           !c.name.empty());
                 });
             break;
-        case 5: {
+        case 5:
+            // (its one value is a path: any text is a path)
+            command_line<tools::inspect_cli>(in, "typeformer-inspect",
+                                             [](const tools::inspect_cli&) {});
+            break;
+        case 6: {
             if (in.size() < 4)
                 break;
             const std::uint64_t n =

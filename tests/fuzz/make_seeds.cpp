@@ -33,7 +33,7 @@ int main() {
     put("corpus/tokenize/round_trip", std::string(1, '\3') + "The lazy dog's 12 naps, 日本語!");
     put("corpus/tokenize/gpt2_merges",
         std::string(1, '\4') + "t h\nth e\n\u0120 t\n\u0120t he\r\ne r\n\u0120 the\n");
-    // cli_fuzz.cpp: byte 0 selects the tool (5: token ids), then its arguments split at NUL
+    // cli_fuzz.cpp: byte 0 selects the tool (6: token ids), then its arguments split at NUL
     std::filesystem::create_directories("corpus/cli");
     auto args = [&](const std::string& name, char tool, std::initializer_list<std::string> a) {
         std::string s(1, tool);
@@ -54,7 +54,8 @@ int main() {
     args("attention", 3, {"--seed", "5", "--model", "small", "-p", "The ", "-o", "a.svg"});
     args("export_header", 4, {"run/model.ckpt", "-o", "w.hpp", "--name", "_tiny_weights2"});
     args("help", 4, {"--help"});
-    put("corpus/cli/ids", std::string(1, '\5') + std::string("\x11\xc4\0\0", 4) +
+    args("inspect", 5, {"model.safetensors", "--config", "config.json"});
+    put("corpus/cli/ids", std::string(1, '\6') + std::string("\x11\xc4\0\0", 4) +
                               "15496 995\r\n 0 00000000000050256\t50257 18446744073709551616");
     return 0;
 }
