@@ -142,7 +142,8 @@ float window_loss(std::span<const tf::token> x) {
 int main() {
     if (!board::placed<plan, dp::buffer::weights>(theta) ||
         !board::placed<plan, dp::buffer::trainable>(trained) ||
-        !board::placed<plan, dp::buffer::step_workspace>(ws) || !board::stack_placed<plan>())
+        !board::placed<plan, dp::buffer::step_workspace>(ws) || !board::stack_placed<plan>() ||
+        !board::linked_within<plan>())
         return 1;
     board::print_deployment<plan>();
     board::print("info parameters", tf::parameter_count<big>, "trainable",

@@ -48,7 +48,8 @@ constexpr std::size_t parameters() {
 
 int main() {
     if (!board::placed<plan, dp::buffer::weights>(theta) ||
-        !board::placed<plan, dp::buffer::kv_cache>(cache) || !board::stack_placed<plan>())
+        !board::placed<plan, dp::buffer::kv_cache>(cache) || !board::stack_placed<plan>() ||
+        !board::linked_within<plan>())
         return 1;
     board::print_deployment<plan>();
     board::print("info parameters", parameters<model>());

@@ -22,7 +22,8 @@ constinit tf::kv_cache<gpt> cache{};
 
 int main() {
     if (!board::placed<plan, dp::buffer::weights>(theta) ||
-        !board::placed<plan, dp::buffer::kv_cache>(cache) || !board::stack_placed<plan>())
+        !board::placed<plan, dp::buffer::kv_cache>(cache) || !board::stack_placed<plan>() ||
+        !board::linked_within<plan>())
         return 1;
     board::print_deployment<plan>();
     tf::token prompt[firmware::tiny::l_max];

@@ -23,7 +23,8 @@ static_assert(sizeof(tf::q8<gpt>) < sizeof(gpt) / 3, "int8: under a third of flo
 
 int main() {
     if (!board::placed<plan, dp::buffer::weights>(theta) ||
-        !board::placed<plan, dp::buffer::kv_cache>(cache) || !board::stack_placed<plan>())
+        !board::placed<plan, dp::buffer::kv_cache>(cache) || !board::stack_placed<plan>() ||
+        !board::linked_within<plan>())
         return 1;
     board::print_deployment<plan>();
     board::print("info float_weights_bytes", sizeof(gpt));

@@ -45,7 +45,8 @@ std::uint64_t hash_bits(const gpt& m) {  // FNV-1a over every parameter's bits, 
 }  // namespace
 
 int main() {
-    if (!board::placed<plan, dp::buffer::weights>(theta) || !board::stack_placed<plan>())
+    if (!board::placed<plan, dp::buffer::weights>(theta) || !board::stack_placed<plan>() ||
+        !board::linked_within<plan>())
         return 1;
     board::print_deployment<plan>();
     std::uint64_t i0 = board::instructions();

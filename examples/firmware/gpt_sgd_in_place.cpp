@@ -77,7 +77,8 @@ float held_out_loss(std::span<const tf::token> x) {
 
 int main() {
     if (!board::placed<plan, dp::buffer::weights>(theta) ||
-        !board::placed<plan, dp::buffer::step_workspace>(ws) || !board::stack_placed<plan>())
+        !board::placed<plan, dp::buffer::step_workspace>(ws) || !board::stack_placed<plan>() ||
+        !board::linked_within<plan>())
         return 1;
     board::print_deployment<plan>();
     tf::copy_params(tiny_init<gpt>, theta);  // flash → RAM

@@ -54,7 +54,8 @@ int main() {
     if (!board::placed<plan, dp::buffer::weights>(theta) ||
         !board::placed<plan, dp::buffer::gradients>(grads) ||
         !board::placed<plan, dp::buffer::training_workspace>(ws) ||
-        !board::placed<plan, dp::buffer::adam_state>(adam) || !board::stack_placed<plan>())
+        !board::placed<plan, dp::buffer::adam_state>(adam) || !board::stack_placed<plan>() ||
+        !board::linked_within<plan>())
         return 1;
     board::print_deployment<plan>();
     board::print("info footprint_sgd_step_total_bytes", fp.sgd_step_total);

@@ -22,6 +22,11 @@
 //                               the object (the stack) is where the deployment Plan puts it: in
 //                               its region's address range, and the stack of Plan's size (device;
 //                               true on the host). A misplaced one prints FAIL and is false.
+//   board::linked_within<Plan>()  the linked image's RAM in each region (.data, .bss, .ram2 and
+//                               the stack, from the linker script's symbols) is at most what Plan
+//                               says plus the board support's own bytes (board_own_ram_bytes):
+//                               the type's figure is the map's, and no buffer is left out of the
+//                               deployment (device; true on the host). Prints `info linked` lines.
 //
 // A program is `int main()`; its status is the run's exit status (QEMU's, on the device).
 #pragma once
@@ -45,6 +50,13 @@ using type = typeformer::deploy::TYPEFORMER_BOARD_TYPE;
 
 void write(const char* s, std::size_t n);
 std::uint64_t instructions();
+// The bytes of the image's RAM sections (.data, .bss, .ram2, the stack) that lie in
+// [origin, origin + n) (device; 0 on the host).
+std::size_t linked_ram_bytes(std::uintptr_t origin, std::size_t n);
+// RAM that no deployment names: newlib's reentrancy data (100 B), the board's tick counter, and
+// the padding before a 64-byte-aligned model (selftest_ok links 4 B of .bss; the programs up to
+// 192 B besides their deployment's buffers).
+inline constexpr std::size_t board_own_ram_bytes = 512;
 // The stack's bytes (the device's linker-placed stack; empty on the host).
 std::span<const std::byte> stack_area();
 
@@ -132,6 +144,26 @@ void print_params(const char* label, const Params& x, std::size_t stride) {
             if (index % stride == 0)
                 print(label, index, leaf.data()[i]);
     });
+}
+
+template <class Plan>
+bool linked_within() {
+    using B = typename Plan::board_type;
+    bool ok = true;
+    for (std::size_t r = 0; r < B::region_count; ++r) {
+        if (B::info[r].mode != typeformer::deploy::access::read_write)
+            continue;
+#if defined(__arm__)
+        const std::size_t linked = linked_ram_bytes(B::info[r].origin, B::info[r].bytes);
+        print("info linked", B::labels[r], "bytes", linked);
+        if (linked > Plan::used(r) + board_own_ram_bytes) {
+            print("FAIL deployment: the image links", linked, "bytes in", B::labels[r],
+                  "and the deployment names", Plan::used(r));
+            ok = false;
+        }
+#endif
+    }
+    return ok;
 }
 
 template <class Plan>

@@ -207,6 +207,17 @@ std::uint64_t instructions() {
     return ticks * 1000000000ull / TYPEFORMER_BOARD_CPU_HZ;
 }
 
+std::size_t linked_ram_bytes(std::uintptr_t origin, std::size_t n) {
+    const auto in_range = [&](const void* first, const void* last) -> std::size_t {
+        const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(first),
+                             b = reinterpret_cast<std::uintptr_t>(last);
+        const std::uintptr_t lo = a > origin ? a : origin, hi = b < origin + n ? b : origin + n;
+        return hi > lo ? hi - lo : 0;
+    };
+    return in_range(__data_start, __data_end) + in_range(__bss_start, __bss_end) +
+           in_range(__ram2_start, __ram2_end) + in_range(__stack_limit, __stack_top);
+}
+
 std::span<const std::byte> stack_area() {
     return {reinterpret_cast<const std::byte*>(__stack_limit),
             static_cast<std::size_t>(reinterpret_cast<const char*>(__stack_top) -

@@ -12,6 +12,9 @@ void write(const char* s, std::size_t n) {
 std::uint64_t instructions() {
     return 0;
 }
+std::size_t linked_ram_bytes(std::uintptr_t, std::size_t) {
+    return 0;
+}
 std::span<const std::byte> stack_area() {
     return {};
 }
