@@ -546,9 +546,19 @@ constexpr void copy_params(const Model& src, Model& dst) noexcept {
 // storage order (what io::export_header writes). constexpr, so `constexpr Model theta =
 // params_from<Model>(data);` is constant-initialised and lands in .rodata (flash on a
 // microcontroller); `data` itself is only read by the compiler and never emitted.
+namespace detail {
+template <class Model, std::size_t N>
+constexpr bool is_flat_of() {
+    if constexpr (param_struct<Model>)
+        return N == parameter_count<Model>;
+    else
+        return false;
+}
+}  // namespace detail
+
 template <class Model, class T, std::size_t N>
+    requires(detail::is_flat_of<Model, N>())
 constexpr Model params_from(const T (&flat)[N]) noexcept {
-    static_assert(N == parameter_count<Model>, "params_from: not this model's parameter count");
     Model m{};
     std::size_t k = 0;
     for_each_param(m, [&](const param_name&, auto& p) {
@@ -623,6 +633,21 @@ TYPEFORMER_PARAMETERS_FALLBACK(zero, in::zero);
 TYPEFORMER_PARAMETERS_FALLBACK(init, in::init);
 TYPEFORMER_PARAMETERS_FALLBACK(init_float, in::init_float);
 TYPEFORMER_PARAMETERS_FALLBACK(for_each_param, in::for_each_param);
+
+// params_from<Model>(flat) with a Model that is not one, or flat not its parameter count.
+namespace detail {
+template <class Model, std::size_t N>
+constexpr auto params_from_error() {
+    if constexpr (!param_struct<Model>)
+        return check_parameters<Model>();
+    else
+        return what<model<Model>, flat_scalars<N>, model_scalars<parameter_count<Model>>>{};
+}
+}  // namespace detail
+template <class Model, class T, std::size_t N>
+    requires(!detail::is_flat_of<Model, N>())
+auto params_from(const T (&flat)[N]) noexcept
+    -> decltype(detail::shape_error_of<in::params_from>(detail::params_from_error<Model, N>()));
 
 // The forms over two structs of one type.
 template <class S, class D>

@@ -128,6 +128,7 @@ struct zero;
 struct init;
 struct init_float;
 struct copy_params;
+struct params_from;  // a model from its flat scalars (what export_header writes)
 struct max_abs_diff;
 struct bit_equal;
 struct grad_norm;
@@ -162,6 +163,7 @@ struct try_import_nanogpt;
 struct try_import_hf_gpt2;
 struct summary;
 struct export_header;
+struct signature_of;
 }  // namespace in
 
 // The roles of the operands, each with what it has: X_rows<d_f<12>> reads "X has d_f<12> rows".
@@ -281,6 +283,13 @@ struct other_model;  // the second model of copy_params, max_abs_diff, bit_equal
 // What init, zero, save, load and the other walks over parameters take: a model, a block or a
 // gradient (a struct of named tensors), not a pointer to one or anything else.
 struct model_parameters;
+// params_from<Model>(flat): the scalars given and the model's parameter count.
+template <std::size_t N>
+struct flat_scalars;
+template <std::size_t N>
+struct model_scalars;
+// What has a signature (io/signature.hpp): a DTransformer, ETransformer or EDTransformer type.
+struct signed_architecture;
 template <class Model>
 struct grads;
 template <class Model>

@@ -80,6 +80,8 @@ EXCUSED = {
     "worker_buffers": ("fallback", "what train_loop hands a gradient function"),
     "adam_state": ("fallback", "two structs of the model's type (m, v); adam_step reports "
                                "adam_state_of<...> against model<...>"),
+    "deploy::exported_as": ("fallback", "declared only, for sizeof: it is the check, and a model "
+                                        "of another signature is its in::exported_weights"),
     "deploy::use_buffers": ("fallback", "a deployment's table of buffers; deploy::deployment "
                                         "reports in::deployment"),
 }
@@ -317,9 +319,16 @@ def collect(tu):
         r.headers.add(header or header_of(c))
         r.forms += 1
         tparams = outer_tparams + type_params(c)
+        spellings = []
         for i, p in enumerate(ch for ch in c.get_children() if ch.kind == K.PARM_DECL):
+            spellings.append(p.type.spelling)
             if is_typed(p.type.spelling, tparams, shaped):
                 r.params.setdefault(p.spelling or f"#{i + 1}", set())
+        # A model named only as a template argument (params_from<Model>(flat), signature_of<Model>())
+        # is a typed parameter too: the user writes it, and can write the wrong one.
+        for t in type_params(c):
+            if t in MODEL_PARAMS and not any(re.search(rf"\b{t}\b", s) for s in spellings):
+                r.params.setdefault(t, set())
         return r
 
     def type_row(c, name, kind):

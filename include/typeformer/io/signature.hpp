@@ -40,6 +40,7 @@
 #include <fmt/format.h>
 
 #include "../models/config.hpp"
+#include "../shape_error.hpp"
 
 namespace typeformer::io {
 
@@ -162,6 +163,13 @@ template <class Model>
         detail::fill_unused(s);
         return s;
     }
+
+// Any other type (a model's config, a pointer to a model, its KV cache) has no signature
+// (shape_error.hpp): model<X>, needed<signed_architecture>.
+template <class Model>
+    requires(!detail::signed_model<Model>)
+auto signature_of() -> decltype(::typeformer::detail::shape_error_of<in::signature_of>(
+    ::typeformer::detail::what<model<Model>, needed<signed_architecture>>{}));
 
 inline void write_signature(const signature& s, metadata& md) {
     const std::string p(detail::signature_prefix);
