@@ -45,7 +45,7 @@ using plan = dp::deployment<
         dp::stack<4 * dp::KiB, typename board::type::region_at<board::type::ram_index>::name>>>;
 TYPEFORMER_BOARD_STACK_IN_MAIN_RAM(plan::bytes_of<dp::buffer::stack>);
 static_assert(plan::used(board::type::ram_index) <= 128 * dp::KiB);
-static_assert(big{}.layers.size() == 4 && tf::parameter_count<big> >= 200'000);
+static_assert(big::L == 4 && tf::parameter_count<big> >= 200'000);
 
 const big& theta = base<big>;
 constinit tf::trainable<big, S> trained{};
