@@ -114,6 +114,13 @@ struct Algorithm_13_DTraining;
 struct Algorithm_14_DInference;
 struct Algorithm_15_EDInference;
 struct fill_mask;
+// partial and in-place training (train/trainable.hpp, train/step.hpp)
+struct sgd_step_in_place;
+struct try_sgd_step_in_place;
+struct trainable_from;
+struct apply_trainable;
+struct step_workspace;
+struct step_training_state;
 // the KV cache (infer/kv_cache.hpp)
 struct try_append;
 struct append;
@@ -304,6 +311,19 @@ template <class Model>
 struct Z_of;  // an encoded context Z, typed by the EDTransformer that made it
 template <class Model>
 struct q8_of;  // the int8 form of a model (quantized<Model>)
+// The trainable part of a model (train/trainable.hpp), and the selection S (train_lora<4>,
+// train_gains_biases, ...) each argument of a partial step was made for: a part, its workspace
+// (step_workspace<Model, S>), a gradient of the part's type.
+template <class Model>
+struct part_of;
+template <class Selection>
+struct part_trains;
+template <class Selection>
+struct workspace_trains;
+template <class Selection>
+struct grads_train;
+// Adapters start from init_lora (B = 0), not from the base's values.
+struct init_lora_instead;
 // A sequence's vocabulary and the model's: typed tokens carry their N_V.
 template <class Vocabulary>
 struct tokens_of;

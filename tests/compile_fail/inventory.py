@@ -91,8 +91,7 @@ EXCUSED = {
 PENDING = "partial training's fallback and cases are pending (issue 26, landing next)"
 EXCUSED.update({name: ("fallback", PENDING) for name in (
     "trainable", "gains_biases", "gains_biases_of", "last_layers", "lora_adapters",
-    "trainable_from", "init_lora", "apply_trainable", "step_workspace", "sgd_step_in_place",
-    "try_sgd_step_in_place")})
+    "init_lora")})
 
 
 def excuse(name):

@@ -309,4 +309,34 @@ concept can_init = requires(X& x) {
 };
 static_assert(can_init<gpt> && can_init<MLP> && !can_init<std::unique_ptr<gpt>> && !can_init<int>);
 
+// ---- partial and in-place training: the part, workspace and gradient of one selection ----
+using gpt_lora = trainable<gpt, train_lora<4>>;
+using gpt_gains = trainable<gpt, train_gains_biases>;
+static_assert(std::is_same_v<
+              decltype(sgd_step_in_place(ref<const gpt>(), ref<gpt_lora>(), ref<span_t>(), 0.1f,
+                                         ref<step_workspace<gpt, train_gains_biases>>())),
+              shape_error<in::sgd_step_in_place, workspace_trains<train_gains_biases>,
+                          part_trains<train_lora<4>>>>);
+static_assert(
+    std::is_same_v<decltype(sgd_step_in_place(ref<gpt>(), ref<span_t>(), 0.1f,
+                                              ref<step_workspace<gpt, train_gains_biases>>())),
+                   shape_error<in::sgd_step_in_place, workspace_trains<train_gains_biases>,
+                               part_trains<train_all>>>);
+static_assert(std::is_same_v<decltype(loss_and_grad(ref<const gpt>(), ref<const gpt_lora>(),
+                                                    ref<span_t>(), ref<gpt_gains>(),
+                                                    ref<step_workspace<gpt, train_lora<4>>>())),
+                             shape_error<in::loss_and_grad, grads_train<train_gains_biases>,
+                                         part_trains<train_lora<4>>>>);
+static_assert(
+    std::is_same_v<decltype(adam_step(ref<gpt_lora>(), ref<const gpt_lora>(),
+                                      ref<adam_state<gpt_gains>>())),
+                   shape_error<in::adam_step, adam_state_of<gpt_gains>, model<gpt_lora>>>);
+static_assert(std::is_same_v<decltype(trainable_from(ref<const gpt>(), ref<gpt_lora>())),
+                             shape_error<in::trainable_from, part_trains<train_lora<4>>,
+                                         needed<init_lora_instead>>>);
+static_assert(
+    std::is_same_v<decltype(sgd_step_in_place(ref<const gpt>(), ref<gpt_lora>(), ref<span_t>(),
+                                              0.1f, ref<step_workspace<gpt, train_lora<4>>>())),
+                   float>);
+
 }  // namespace

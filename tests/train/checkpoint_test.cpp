@@ -112,6 +112,89 @@ TEST(Checkpoint, ResumingIsBitIdenticalToNotStopping) {
         temp_file("d64.ckpt"));
 }
 
+// A partial mode's run (DTraining(base, tr, …), train/dtraining.hpp): the checkpoint holds the
+// trainable part and its Adam state, and resuming gives the same bits; a part of another mode,
+// and a plain model, refuse it.
+template <class S>
+void expect_partial_resume_is_bit_identical(const std::string& file) {
+    using M = tf::DTransformer<float, cfg>;
+    using P = tf::trainable<M, S>;
+    using St = tf::step_training_state<M, S>;
+    const auto data = corpus();
+    auto opt = options();
+    opt.bert_replacement = false;
+    auto base = std::make_unique<M>();
+    tf::init(*base, 4);
+    auto start = [&] {
+        auto p = std::make_unique<P>();
+        if constexpr (tf::is_lora<S>)
+            tf::init_lora(*p, 5);
+        else
+            tf::trainable_from(*base, *p);
+        return p;
+    };
+    auto all = [](const tf::step_report&) { return true; };
+    auto a = start();
+    auto sa = std::make_unique<St>();
+    ASSERT_EQ(tf::DTraining(*base, *a, data, opt, *sa, all), tf::status::ok);
+    ASSERT_EQ(sa->step, 12u);
+    auto b = start();
+    auto sb = std::make_unique<St>();
+    int n = 0;
+    ASSERT_EQ(
+        tf::DTraining(*base, *b, data, opt, *sb, [&](const tf::step_report&) { return ++n < 5; }),
+        tf::status::ok);
+    tf::save_checkpoint(file, *b, *sb, opt);
+    auto c = std::make_unique<P>();
+    auto sc = std::make_unique<St>();
+    tf::training_options opt_c{};
+    tf::load_checkpoint(file, *c, *sc, &opt_c);
+    EXPECT_EQ(sc->step, 5u);
+    ASSERT_EQ(tf::DTraining(*base, *c, data, opt_c, *sc, all), tf::status::ok);
+    EXPECT_TRUE(tf::bit_equal(*c, *a));
+    EXPECT_TRUE(tf::bit_equal(sc->adam.m, sa->adam.m));
+    EXPECT_TRUE(tf::bit_equal(sc->adam.v, sa->adam.v));
+    EXPECT_FALSE(tf::bit_equal(*b, *a));
+    // the part of another mode, or the model itself, does not load it and stays as it was
+    using Q = tf::trainable<M, tf::train_last<1>>;
+    auto q = std::make_unique<Q>();
+    auto sq = std::make_unique<tf::step_training_state<M, tf::train_last<1>>>();
+    const auto r = tf::io::try_load_checkpoint(file, *q, *sq);
+    EXPECT_FALSE(r);
+    EXPECT_NE(r.message.find(std::string("the checkpoint trains ") + S::name), std::string::npos)
+        << r.message;
+    EXPECT_TRUE(tf::bit_equal(*q, Q{}));
+    auto m = std::make_unique<M>();
+    auto sm = std::make_unique<tf::training_state<M>>();
+    EXPECT_FALSE(tf::io::try_load_checkpoint(file, *m, *sm));
+}
+
+TEST(Checkpoint, PartialModesResumeBitIdentical) {
+    expect_partial_resume_is_bit_identical<tf::train_gains_biases>(temp_file("gains.ckpt"));
+    expect_partial_resume_is_bit_identical<
+        tf::train_lora<2, tf::lora_target::W_q | tf::lora_target::W_o>>(temp_file("lora.ckpt"));
+}
+
+// train_all over a step workspace writes the model's own checkpoint: today's state reads it.
+TEST(Checkpoint, StepWorkspaceRunsWriteTheModelsCheckpoint) {
+    using M = tf::DTransformer<float, cfg>;
+    const auto data = corpus();
+    auto opt = options();
+    opt.bert_replacement = false;
+    auto m = std::make_unique<M>();
+    tf::init(*m, 6);
+    auto st = std::make_unique<tf::step_training_state<M>>();
+    ASSERT_EQ(tf::DTraining(*m, data, opt, *st), tf::status::ok);
+    const auto file = temp_file("step_all.ckpt");
+    tf::save_checkpoint(file, *m, *st, opt);
+    auto m2 = std::make_unique<M>();
+    auto st2 = std::make_unique<tf::training_state<M>>();
+    tf::load_checkpoint(file, *m2, *st2);
+    EXPECT_TRUE(tf::bit_equal(*m2, *m));
+    EXPECT_TRUE(tf::bit_equal(st2->adam.v, st->adam.v));
+    EXPECT_EQ(st2->step, st->step);
+}
+
 TEST(Checkpoint, ForeignOrBrokenCheckpointsChangeNothing) {
     using M = tf::DTransformer<float, cfg>;
     using O = tf::DTransformer<float, other_cfg>;

@@ -13,6 +13,13 @@
 // position in the epoch and its order, Adam's t), the generator's state, the training options
 // (so the schedule continues) and an opaque tokenizer string (base64; e.g. tokenize::bpe's
 // serialize()). Resuming from it gives bit-identical parameters to not stopping (tests/io).
+//
+// A partial mode's run (train/dtraining.hpp's step_training_state, DTraining(base, tr, …)) saves
+// the same way with its trainable part in place of the model: `model.*` are tr's tensors
+// (`model.layers.0.attn.W_q.A`), Adam's moments have tr's type, the "typeformer.*" signature is
+// the base model's, and "typeformer.trains" names the part ("lora r=4 targets=5 alpha=4",
+// "gains_biases", "last k=2"), so a part of another mode or model does not load. The frozen base
+// is not in it: it comes from its own weights (a file, or constexpr data in flash).
 #pragma once
 
 #include <array>
@@ -29,6 +36,8 @@
 #include <fmt/format.h>
 #include <boost/hana/define_struct.hpp>
 
+#include "../train/dtraining.hpp"  // step_training_state
+#include "../train/trainable.hpp"
 #include "../train/training.hpp"
 #include "safetensors.hpp"
 
@@ -48,6 +57,45 @@ template <class Model>
 std::string model_signature() {
     return legacy_text(signature_of<Model>());
 }
+
+// The model whose signature a checkpoint of Params carries: Params, or the model of a part.
+template <class Params>
+struct model_signed_for {
+    using type = Params;
+};
+template <class Params>
+    requires is_trainable_part<Params>
+struct model_signed_for<Params> {
+    using type = typename Params::model_type;
+};
+
+// "typeformer.trains": what a checkpoint's part trains ("" for a whole model, which has none).
+template <class Params>
+std::string trains_text() {
+    if constexpr (is_trainable_part<Params>) {
+        using S = selection_of<Params>;
+        std::string s = S::name;
+        if constexpr (requires { S::k; })
+            s += fmt::format(" k={}", S::k);
+        if constexpr (is_lora<S>)
+            s += fmt::format(" r={} targets={} alpha={}", S::rank,
+                             static_cast<unsigned>(S::targets), S::alpha);
+        return s;
+    } else {
+        return {};
+    }
+}
+
+// A training state whose gradient (and Adam's moments) have Params' type: training_state<Model>,
+// or train/dtraining.hpp's step_training_state (a trainable part's).
+template <class State, class Params>
+concept training_state_for =
+    std::is_same_v<std::remove_cvref_t<decltype(std::declval<State&>().grads)>, Params> &&
+    std::is_base_of_v<training_progress, State> && requires(State& st) {
+    st.adam.m;
+    st.adam.v;
+    st.adam.step;
+};
 
 inline constexpr char base64_chars[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -121,10 +169,10 @@ bool read_number(const std::map<std::string, std::string>& md, const std::string
 
 // `extra`: more "__metadata__" pairs, the caller's (typeformer-train's keys; read back with
 // try_read_metadata).
-template <class Model, std::size_t Threads>
-result try_save_checkpoint(const std::filesystem::path& path, const Model& model,
-                           const training_state<Model, Threads>& st, const training_options& opt,
-                           std::string_view tokenizer = {}, const metadata& extra = {}) {
+template <class Model, detail::training_state_for<Model> State>
+result try_save_checkpoint(const std::filesystem::path& path, const Model& model, const State& st,
+                           const training_options& opt, std::string_view tokenizer = {},
+                           const metadata& extra = {}) {
     auto t = std::make_unique<detail::checkpoint_tensors<Model>>();
     copy_params(model, t->model);
     copy_params(st.adam.m, t->adam_m);
@@ -161,7 +209,9 @@ result try_save_checkpoint(const std::filesystem::path& path, const Model& model
         {"opt.seed", number(opt.seed)},
         {"tokenizer", detail::base64_encode(tokenizer)},
     };
-    write_signature(signature_of<Model>(), md);
+    write_signature(signature_of<typename detail::model_signed_for<Model>::type>(), md);
+    if (const std::string trains = detail::trains_text<Model>(); !trains.empty())
+        md.emplace_back("typeformer.trains", trains);
     md.insert(md.end(), extra.begin(), extra.end());
     constexpr dtype dt = sizeof(typename Model::value_type) == 8 ? dtype::f64 : dtype::f32;
     return try_save(*t, path, dt, md);
@@ -169,10 +219,9 @@ result try_save_checkpoint(const std::filesystem::path& path, const Model& model
 
 // On any error (unreadable, malformed, another model type, a bad metadata field) the model, the
 // state, the options and the tokenizer are unchanged.
-template <class Model, std::size_t Threads>
-result try_load_checkpoint(const std::filesystem::path& path, Model& model,
-                           training_state<Model, Threads>& st, training_options* opt = nullptr,
-                           std::string* tokenizer = nullptr) {
+template <class Model, detail::training_state_for<Model> State>
+result try_load_checkpoint(const std::filesystem::path& path, Model& model, State& st,
+                           training_options* opt = nullptr, std::string* tokenizer = nullptr) {
     const std::string src = detail::printable(path.string());
     auto bad = [&](const std::string& what) {
         return detail::make_error(status::malformed_header, src, what);
@@ -196,12 +245,22 @@ result try_load_checkpoint(const std::filesystem::path& path, Model& model,
     if (file.empty())
         return bad(
             "the checkpoint names no model type (no typeformer.architecture in __metadata__)");
-    const signature expected = signature_of<Model>();
+    const signature expected = signature_of<typename detail::model_signed_for<Model>::type>();
     if (const std::string d = first_difference(file, expected, true); !d.empty())
         return detail::make_error(status::signature_mismatch, src,
                                   fmt::format("another model type, {}: the checkpoint is for {}, "
                                               "the model is {}",
                                               d, describe(file), describe(expected)));
+    std::string file_trains;
+    for (const auto& [k, v] : md_list)
+        if (k == "typeformer.trains")
+            file_trains = v;
+    if (const std::string trains = detail::trains_text<Model>(); file_trains != trains)
+        return detail::make_error(
+            status::signature_mismatch, src,
+            fmt::format("another trainable part: the checkpoint trains {}, this part {}",
+                        file_trains.empty() ? "every parameter" : file_trains,
+                        trains.empty() ? "every parameter" : trains));
     auto t = std::make_unique<detail::checkpoint_tensors<Model>>();
     if (auto r = try_load(*t, path, &md_list); !r)
         return r;
@@ -319,18 +378,17 @@ template <class Model>
     }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
-template <class Model, std::size_t Threads>
-void save_checkpoint(const std::filesystem::path& path, const Model& model,
-                     const training_state<Model, Threads>& st, const training_options& opt,
-                     std::string_view tokenizer = {}, const metadata& extra = {}) {
+template <class Model, detail::training_state_for<Model> State>
+void save_checkpoint(const std::filesystem::path& path, const Model& model, const State& st,
+                     const training_options& opt, std::string_view tokenizer = {},
+                     const metadata& extra = {}) {
     if (auto r = try_save_checkpoint(path, model, st, opt, tokenizer, extra); !r)
         throw error(r.code, r.message);
 }
 
-template <class Model, std::size_t Threads>
-void load_checkpoint(const std::filesystem::path& path, Model& model,
-                     training_state<Model, Threads>& st, training_options* opt = nullptr,
-                     std::string* tokenizer = nullptr) {
+template <class Model, detail::training_state_for<Model> State>
+void load_checkpoint(const std::filesystem::path& path, Model& model, State& st,
+                     training_options* opt = nullptr, std::string* tokenizer = nullptr) {
     if (auto r = try_load_checkpoint(path, model, st, opt, tokenizer); !r)
         throw error(r.code, r.message);
 }
@@ -339,14 +397,11 @@ void load_checkpoint(const std::filesystem::path& path, Model& model,
 // ---- a call of no form above: not a model, or a state of another model (shape_error.hpp) ----
 
 namespace detail {
-// St is a training_state of Model (any number of threads).
-template <class Model, class St>
-inline constexpr bool state_of = false;
-template <class Model, std::size_t Threads>
-inline constexpr bool state_of<Model, training_state<Model, Threads>> = true;
+// St is a training state of Model (training_state<Model, Threads>, or a step_training_state whose
+// gradient has Model's type: the model, or the trainable part it trains).
 template <class Model, class St>
 concept checkpoint_operands = ::typeformer::param_struct<Model> &&
-    state_of<std::remove_cvref_t<Model>, std::remove_cvref_t<St>>;
+    training_state_for<std::remove_cvref_t<St>, std::remove_cvref_t<Model>>;
 template <class Model, class St>
 constexpr auto checkpoint_error() {
     using M = std::remove_cvref_t<Model>;

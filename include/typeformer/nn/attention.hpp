@@ -92,23 +92,26 @@ constexpr void attention_core_forward(mat_view<const T, Dattn, Lx> Q,
 }
 
 // Backward of lines 4–6 for one head, from the forward's A and mask. WRITES (=, not +=) dQ, dK,
-// dV: the callers own these per-head blocks and accumulate them into the parameters afterwards.
-// dA, dS (l_z, l_x) are scratch.
+// dV: the callers own these per-head blocks and accumulate them into the parameters afterwards;
+// with accumulate_kv it ADDS into dK and dV instead (a tile of query columns at a time, the keys
+// and values of every tile: train/step.hpp). dA, dS (l_z, l_x) are scratch.
 template <class T, class Dattn, class Dv, class Lx, class Lz, class Mask>
 void attention_core_backward(mat_view<const T, Dattn, Lx> Q, mat_view<const T, Dattn, Lz> K,
                              mat_view<const T, Dv, Lz> V, mat_view<const T, Lz, Lx> A, Mask mask,
                              mat_view<const T, Dv, Lx> dVt, mat_view<T, Dattn, Lx> dQ,
                              mat_view<T, Dattn, Lz> dK, mat_view<T, Dv, Lz> dV,
-                             mat_view<T, Lz, Lx> dA, mat_view<T, Lz, Lx> dS) noexcept {
+                             mat_view<T, Lz, Lx> dA, mat_view<T, Lz, Lx> dS,
+                             bool accumulate_kv = false) noexcept {
     using kernels::detail::matmul_impl;
     const attention_bands band = attention_bands_of(mask);
-    matmul_impl(dVt, transpose(A), dV, false, band.from_edge);  // 6: dV = dṼ Aᵀ     (d_v, l_z)
-    matmul_impl(transpose(V), dVt, dA, false, band.scores);     // 6: dA = Vᵀ dṼ     (l_z, l_x)
+    matmul_impl(dVt, transpose(A), dV, accumulate_kv, band.from_edge);  // 6: dV = dṼ Aᵀ (d_v, l_z)
+    matmul_impl(transpose(V), dVt, dA, false, band.scores);  // 6: dA = Vᵀ dṼ     (l_z, l_x)
     // 5–6: dS = A ⊙ (dA − 1·Σ_t_z A⊙dA)/√d_attn; masked entries have A = 0, so dS = 0 there
     fill(dS, T(0));
     softmax_columns_backward(A, dA, attention_scale<T, Dattn>(), dS, mask);
-    matmul_impl(K, dS, dQ, false, band.to_edge);               // 4: dQ = K dS      (d_attn, l_x)
-    matmul_impl(Q, transpose(dS), dK, false, band.from_edge);  // 4: dK = Q dSᵀ     (d_attn, l_z)
+    matmul_impl(K, dS, dQ, false, band.to_edge);  // 4: dQ = K dS      (d_attn, l_x)
+    matmul_impl(Q, transpose(dS), dK, accumulate_kv,
+                band.from_edge);  // 4: dK = Q dSᵀ (d_attn, l_z)
 }
 
 }  // namespace detail

@@ -122,15 +122,18 @@ constexpr void mh_attention_forward(
     matmul_impl(p.W_o, c.Y, Vt, false, {}, out.with_bias(p.b_o.data()));
 }
 
-// Backward of line 4 for the heads whose rows of Y are [c0, c1) (all of them, or one): dY[c0:c1] =
-// W_o[:, c0:c1]ᵀ dṼ, then W_o[:, c0:c1]'s gradient dṼ Y[c0:c1]ᵀ to the sink g (Y is scratch
-// afterwards). b_o's gradient is the caller's (once for all heads).
-template <class Wo, class DVv, class Yv, class DYv, class G>
-constexpr void output_projection_backward(const Wo& W_o, std::size_t c0, std::size_t c1,
-                                          const DVv& dVt, const Yv& Y, const DYv& dY,
-                                          const G& g) noexcept {
+// Backward of line 4 for the heads whose rows of Y are [c0, c1) (all of them, or one), in its two
+// halves: dY[c0:c1] = W_o[:, c0:c1]ᵀ dṼ, then W_o[:, c0:c1]'s gradient dṼ Y[c0:c1]ᵀ to the sink g
+// (after W_o's read; Y is scratch afterwards). b_o's gradient is the caller's (once for all heads).
+template <class Wo, class DVv, class DYv>
+constexpr void output_projection_dY(const Wo& W_o, std::size_t c0, std::size_t c1, const DVv& dVt,
+                                    const DYv& dY) noexcept {
     matmul(transpose(cols(W_o, c0, c1)), dVt, dY);  // 4: dY = W_oᵀ dṼ          (H·d_mid, l_x)
-    g.update(leaf::W_o, [&](auto dW, auto a) {      // 4: dW_o += dṼ Yᵀ
+}
+template <class DVv, class Yv, class G>
+constexpr void output_projection_grad(std::size_t c0, std::size_t c1, const DVv& dVt, const Yv& Y,
+                                      const G& g) noexcept {
+    g.update(leaf::W_o, [&](auto dW, auto a) {  // 4: dW_o += dṼ Yᵀ
         scale_scratch(Y, a);
         matmul_add(dVt, transpose(Y), cols(dW, c0, c1));
     });
@@ -144,7 +147,8 @@ void mh_attention_backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads
                            const G& g, const C& c, S& s) noexcept {
     constexpr std::size_t qk = Heads::size * Dattn::size, v = Heads::size * Dmid::size;
     g.update(leaf::b_o, [&](auto db, auto) { add_bias_grad(dVt, db); });  // 4: db_o += dṼ 1
-    output_projection_backward(p.W_o, 0, v, dVt, c.Y.view(), s.dY.view(), g);
+    output_projection_dY(p.W_o, 0, v, dVt, s.dY.view());
+    output_projection_grad(0, v, dVt, c.Y.view(), g);
     for (std::size_t h = 0; h < Heads::size; ++h)  // 3–1: dY^h = head(dY, h) → dQ^h, dK^h, dV^h
         attention_core_backward(head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
                                 head(attention_cview(c.V), h), attention_cview(c.A[h]), mask,

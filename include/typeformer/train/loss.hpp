@@ -282,11 +282,10 @@ T loss(const EDTransformer<T, cfg>& model, tokens_for<EDTransformer<T, cfg>> z,
 
 // ---- a call of no form above: one error naming both models, or both vocabularies ----
 
-TYPEFORMER_MODEL_FALLBACK(loss_and_grad, in::loss_and_grad,
-                          detail::model_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(loss_and_grad, in::loss_and_grad, detail::step_call_error<Model, A...>());
 TYPEFORMER_MODEL_FALLBACK(try_loss_and_grad, in::try_loss_and_grad,
-                          detail::model_call_error<Model, A...>());
-TYPEFORMER_MODEL_FALLBACK(loss, in::loss, detail::model_call_error<Model, A...>());
+                          detail::step_call_error<Model, A...>());
+TYPEFORMER_MODEL_FALLBACK(loss, in::loss, detail::step_call_error<Model, A...>());
 TYPEFORMER_MODEL_FALLBACK(try_loss_and_grad_targets, in::try_loss_and_grad_targets,
                           detail::first_error(detail::check_architecture<ETransformer, Model>(),
                                               detail::model_call_error<Model, A...>()));

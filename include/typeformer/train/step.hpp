@@ -19,8 +19,10 @@
 //   loss_and_grad does (std::invalid_argument on a host, TYPEFORMER_CHECK otherwise).
 //
 // What is smaller than the plain training workspace (models/workspace.hpp), whatever S:
-//   - the attention runs one head at a time, its Q, K, V, A, Y recomputed for that head in the
-//     backward pass (so one head's (ℓ, ℓ) probabilities, not H of them per layer);
+//   - the attention runs one head at a time, its Q, K, V, Y recomputed for that head in the
+//     backward pass, and its probabilities A a tile of query_tile query columns at a time (each
+//     column of A depends only on its own query: a tile is exact), so the scratch is three
+//     (ℓ, query_tile) buffers, not H (ℓ, ℓ) ones per layer;
 //   - the MLP runs a tile of mlp_tile hidden units at a time (W_1 X̃ + b_1, GELU and their
 //     backward for those units only), so no (d_mlp, ℓ) buffer exists;
 //   - the logits exist a tile of logit_tile columns at a time, unless W_u trains in place (its
@@ -136,7 +138,7 @@ struct step_shape<DTransformer<T_, cfg>, S, Mem> {
 
     // hidden units per MLP tile; columns per tile of logits (all of them when W_u trains: an
     // in-place update of W_u needs every column's ∂logits)
-    static constexpr std::size_t mlp_tile = M < 32 ? M : 32;
+    static constexpr std::size_t mlp_tile = M < 16 ? M : 16;
     static constexpr bool trains_unembedding = [] {
         if constexpr (std::is_same_v<S, train_all>)
             return true;
@@ -146,6 +148,8 @@ struct step_shape<DTransformer<T_, cfg>, S, Mem> {
             return false;
     }();
     static constexpr std::size_t logit_tile = trains_unembedding || l_max < 4 ? l_max : 4;
+    // query columns per tile of an attention head's probabilities A: (ℓ, query_tile), not (ℓ, ℓ)
+    static constexpr std::size_t query_tile = l_max < 8 ? l_max : 8;
     // the lowest layer the backward pass visits
     static constexpr std::size_t first_layer = [] {
         if constexpr (requires { S::k; })
@@ -189,7 +193,8 @@ struct layer_values {
 };
 
 // One head's buffers (Algorithm 4 for head h, and its backward): rows of H·d_attn, H·d_mid that
-// hold one head (the nn helpers index heads of stacked buffers).
+// hold one head (the nn helpers index heads of stacked buffers); A and its gradients for a tile
+// of query_tile query columns at a time, against every key before them.
 template <class Sh>
 struct head_buffers {
     using T = typename Sh::T;
@@ -204,10 +209,8 @@ struct head_buffers {
             *m = c.template mat<typename Sh::qk, l_x>(Sh::da, Sh::l_max, l);
         for (auto* m : {&b.V, &b.Y, &b.dY, &b.dV})
             *m = c.template mat<typename Sh::vd, l_x>(Sh::dm, Sh::l_max, l);
-        for (auto* m : {&b.A, &b.dA, &b.dS}) {  // (ℓ, ℓ) in an (l_max, l_max) run
-            *m = c.template mat<l_x, l_x>(Sh::l_max, Sh::l_max, l);
-            m->n_rows = l;
-        }
+        for (auto* m : {&b.A, &b.dA, &b.dS})  // (ℓ, query_tile) in an (l_max, query_tile) run
+            *m = c.template mat<l_x, l_x>(Sh::l_max, Sh::query_tile, Sh::query_tile);
         return b;
     }
 };
@@ -448,12 +451,12 @@ struct step_algorithm {
             nn::detail::layer_norm_backward(v, X, dY, dX, g, mean, rstd);
     }
 
-    // Algorithm 5, line 2 for head h: Algorithm 4 with W_q^h, W_k^h, W_v^h (+ s·B^h·A of an
-    // adapter), into the head's Q, K, V, A and Y.
+    // Alg. 4 lines 1–3 for head h: Q^h, K^h, V^h with W_q^h, W_k^h, W_v^h (+ s·B^h·A of an
+    // adapter).
     template <class P, class Vb, class Ad>
-    static void head_forward(const P& p, const Vb& v, const Ad& ad, std::size_t h,
-                             const mat_view<T, typename Sh::d_e, typename Sh::l_x>& Xt1,
-                             const lora_buffers<Sh>& lb, const head_buffers<Sh>& hb) noexcept {
+    static void head_projections(const P& p, const Vb& v, const Ad& ad, std::size_t h,
+                                 const mat_view<T, typename Sh::d_e, typename Sh::l_x>& Xt1,
+                                 const lora_buffers<Sh>& lb, const head_buffers<Sh>& hb) noexcept {
         using kernels::detail::matmul_impl;
         constexpr kernels::gemm_epilogue<T> none{};
         const std::size_t q0 = h * Sh::da, q1 = q0 + Sh::da, v0 = h * Sh::dm, v1 = v0 + Sh::dm;
@@ -470,10 +473,41 @@ struct step_algorithm {
             matmul_add(nn::detail::rows(ad.W_k.B, q0, q1), lb.AX[1], hb.K);
         if constexpr (is_adapter<std::remove_cvref_t<decltype(ad.W_v)>>)
             matmul_add(nn::detail::rows(ad.W_v.B, v0, v1), lb.AX[2], hb.V);
+    }
+    // Algorithm 5, line 2 for head h: its projections, then A and Y^h a tile of queries at a time.
+    template <class P, class Vb, class Ad>
+    static void head_forward(const P& p, const Vb& v, const Ad& ad, std::size_t h,
+                             const mat_view<T, typename Sh::d_e, typename Sh::l_x>& Xt1,
+                             const lora_buffers<Sh>& lb, const head_buffers<Sh>& hb) noexcept {
+        head_projections(p, v, ad, h, Xt1, lb, hb);
+        for_each_query_tile(hb.Q.n_cols,
+                            [&](std::size_t t0, std::size_t t1) { head_tile_forward(hb, t0, t1); });
+    }
+
+    // f(t0, t1) for the tiles [t0, t1) of the ℓ query columns
+    template <class F>
+    static void for_each_query_tile(std::size_t l, F&& f) noexcept {
+        for (std::size_t t0 = 0; t0 < l; t0 += Sh::query_tile)
+            f(t0, t0 + Sh::query_tile < l ? t0 + Sh::query_tile : l);
+    }
+    // The query tile's probabilities against the keys 0 … t1 − 1 (the later ones are masked), in
+    // A's storage, as an (t1, t1 − t0) view
+    static mat_view<T, typename Sh::l_x, typename Sh::l_x> tile_of(
+        const mat_view<T, typename Sh::l_x, typename Sh::l_x>& M, std::size_t t0,
+        std::size_t t1) noexcept {
+        return {M.ptr, M.ld, t1, t1 - t0};
+    }
+    // Alg. 4 lines 4–6 for the queries [t0, t1): A (their columns), Y^h[:, t0:t1] = V^h·A. The
+    // mask with offset t0: key t_z attends query t0 + j when t_z ≤ t0 + j.
+    static void head_tile_forward(const head_buffers<Sh>& hb, std::size_t t0,
+                                  std::size_t t1) noexcept {
         using nn::detail::attention_cview;
-        nn::detail::attention_core_forward(  // Alg. 4 lines 4–6: A, Y^h = V^h·A
-            head(attention_cview(hb.Q), 0), head(attention_cview(hb.K), 0),
-            head(attention_cview(hb.V), 0), mask_unidirectional{}, hb.A, head(hb.Y, 0));
+        using nn::detail::cols;
+        nn::detail::attention_core_forward(cols(head(attention_cview(hb.Q), 0), t0, t1),
+                                           cols(head(attention_cview(hb.K), 0), 0, t1),
+                                           cols(head(attention_cview(hb.V), 0), 0, t1),
+                                           mask_unidirectional{t0}, tile_of(hb.A, t0, t1),
+                                           cols(head(hb.Y, 0), t0, t1));
     }
 
     // Lines 5–7 of layer (p, v, ad) from its input X: X̃₁, X_mid (a head at a time), X̃₂.
@@ -609,25 +643,38 @@ struct step_algorithm {
         }
         for (std::size_t h = 0; h < Sh::H; ++h) {
             const std::size_t q0 = h * Sh::da, q1 = q0 + Sh::da, v0 = h * Sh::dm, v1 = v0 + Sh::dm;
-            head_forward(a, v, ada, h, lv.Xt1, lb, hb);
-            if constexpr (adapt_o)  // A_o Y, summed over the heads
-                matmul_add(nn::detail::cols(ada.W_o.A, v0, v1), hb.Y, lb.AX[3]);
-            // 4: dY^h = W_o^hᵀ dṼ (+ A_o^hᵀ (s·B_oᵀ dṼ)), dW_o^h += dṼ Y^hᵀ
-            nn::detail::output_projection_backward(a.W_o, v0, v1, dX, hb.Y, hb.dY, g);
-            if constexpr (adapt_o) {  // A_o's columns of head h: read, then their gradient
+            head_projections(a, v, ada, h, lv.Xt1, lb, hb);
+            // 4: dY^h = W_o^hᵀ dṼ (+ A_o^hᵀ (s·B_oᵀ dṼ)), W_o^h and A_o^h read before any update
+            nn::detail::output_projection_dY(a.W_o, v0, v1, dX, hb.dY);
+            if constexpr (adapt_o)
                 matmul_add(transpose(nn::detail::cols(ada.W_o.A, v0, v1)), lb.BdY[3], hb.dY);
+            // Alg. 4 lines 4–6 and back, a tile of queries at a time: the tile's A again and
+            // Y^h's columns, dQ^h's columns, dK^h and dV^h summed over the tiles
+            fill(head(hb.dK, 0), T(0));
+            fill(head(hb.dV, 0), T(0));
+            for_each_query_tile(hb.Q.n_cols, [&](std::size_t t0, std::size_t t1) {
+                using nn::detail::cols;
+                head_tile_forward(hb, t0, t1);
+                nn::detail::attention_core_backward(
+                    cols(head(attention_cview(hb.Q), 0), t0, t1),
+                    cols(head(attention_cview(hb.K), 0), 0, t1),
+                    cols(head(attention_cview(hb.V), 0), 0, t1),
+                    attention_cview(tile_of(hb.A, t0, t1)), mask_unidirectional{t0},
+                    cols(head(attention_cview(hb.dY), 0), t0, t1), cols(head(hb.dQ, 0), t0, t1),
+                    cols(head(hb.dK, 0), 0, t1), cols(head(hb.dV, 0), 0, t1),
+                    tile_of(hb.dA, t0, t1), tile_of(hb.dS, t0, t1), true);
+            });
+            // Y^h is complete: A_o Y and A_o^h's gradient (s·B_oᵀ dṼ) Y^hᵀ, then W_o^h's
+            // gradient dṼ Y^hᵀ (which may scale Y^h)
+            if constexpr (adapt_o) {
+                matmul_add(nn::detail::cols(ada.W_o.A, v0, v1), hb.Y, lb.AX[3]);
                 ga.sub(nn::detail::leaf::W_o).update(nn::detail::leaf::A, [&](auto dA, auto al) {
-                    copy(lb.BdY[3], lb.tmp);  // dA_o^h += (s·B_oᵀ dṼ) Y^hᵀ (the base is frozen:
-                    nn::detail::scale_scratch(lb.tmp, al);  // Y^h was not scaled by W_o's update)
+                    copy(lb.BdY[3], lb.tmp);
+                    nn::detail::scale_scratch(lb.tmp, al);
                     matmul_add(lb.tmp, transpose(hb.Y), nn::detail::cols(dA, v0, v1));
                 });
             }
-            // Alg. 4 lines 6–4 for head h
-            nn::detail::attention_core_backward(
-                head(attention_cview(hb.Q), 0), head(attention_cview(hb.K), 0),
-                head(attention_cview(hb.V), 0), attention_cview(hb.A), mask_unidirectional{},
-                head(attention_cview(hb.dY), 0), head(hb.dQ, 0), head(hb.dK, 0), head(hb.dV, 0),
-                hb.dA, hb.dS);
+            nn::detail::output_projection_grad(v0, v1, dX, hb.Y, g);
             // the adapters' B^h: Bᵀ dQ summed, dB^h += dQ^h (s·A X̃)ᵀ; then the base's rows
             lora_rows_backward(ada.W_q, ga.sub(nn::detail::leaf::W_q), q0, q1, hb.dQ, lb.AX[0],
                                lb.BdY[0], lb.tmp);
@@ -776,10 +823,14 @@ struct step_algorithm {
 }  // namespace detail
 
 // Everything a step needs besides the parameters, for sequences up to l_max (see the top of
-// this file). A static object on a microcontroller; on a host allocate it once.
+// this file). A static object on a microcontroller; on a host allocate it once. A step is
+// Algorithm 10's: the workspace of another architecture is one error naming the DTransformer.
 template <class Model, trainable_selection S = train_all,
           activation_memory Memory = recompute_activations>
-struct step_workspace;
+struct step_workspace {
+    static_assert(sizeof(decltype(detail::shape_error_of<in::step_workspace>(
+        detail::check_architecture<DTransformer, Model>()))));
+};
 
 template <class T, class cfg, class S, class Memory>
 struct step_workspace<DTransformer<T, cfg>, S, Memory> {
@@ -808,13 +859,22 @@ constexpr bool valid_eta(T eta) noexcept {
     return eta > T(0) && eta - eta == T(0);
 }
 
-// The step on the workspace's arena; g: the root sink, or nullptr for the loss alone.
-template <class Model, class Tr, class S, class Mem, class G>
+// The step on the workspace's arena. sink(vectors): the root sink over the views' vector scratch,
+// or nullptr for the loss alone (no backward pass).
+template <class Model, class Tr, class S, class Mem, class MakeSink>
 typename Model::value_type run_step(const Model& base, const Tr& tr, std::span<const token> x,
-                                    step_workspace<Model, S, Mem>& ws, const G* g) noexcept {
+                                    step_workspace<Model, S, Mem>& ws, MakeSink sink) noexcept {
     using Sh = step_shape<Model, S, Mem>;
     const step_views<Sh> w(ws.arena, x.size());
-    return step_algorithm<Sh>::run(step_params<Sh>{base, tr}, x, w, ws.targets.data(), g);
+    const step_params<Sh> P{base, tr};
+    if constexpr (std::is_same_v<MakeSink, std::nullptr_t>) {
+        return step_algorithm<Sh>::run(
+            P, x, w, ws.targets.data(),
+            static_cast<const nn::detail::frozen_params<typename Model::value_type>*>(nullptr));
+    } else {
+        const auto g = sink(w.vectors);
+        return step_algorithm<Sh>::run(P, x, w, ws.targets.data(), &g);
+    }
 }
 
 template <class Model, class Tr, class S, class Mem>
@@ -822,26 +882,24 @@ typename Model::value_type run_sgd(const Model& base, Tr& tr, std::span<const to
                                    typename Model::value_type eta,
                                    step_workspace<Model, S, Mem>& ws) noexcept {
     using T = typename Model::value_type;
-    using Sh = step_shape<Model, S, Mem>;
-    const nn::detail::sgd_in_place<Tr, T> g(tr, eta, step_views<Sh>(ws.arena, x.size()).vectors);
-    return run_step(base, tr, x, ws, &g);
+    return run_step(base, tr, x, ws, [&](nn::detail::vector_scratch<T> v) {
+        return nn::detail::sgd_in_place<Tr, T>(tr, eta, v);
+    });
 }
 
 template <class Model, class Tr, class S, class Mem>
 typename Model::value_type run_grad(const Model& base, const Tr& tr, std::span<const token> x,
                                     Tr& grads, step_workspace<Model, S, Mem>& ws) noexcept {
     using T = typename Model::value_type;
-    using Sh = step_shape<Model, S, Mem>;
-    const nn::detail::accumulate_into<Tr, T> g(grads, step_views<Sh>(ws.arena, x.size()).vectors);
-    return run_step(base, tr, x, ws, &g);
+    return run_step(base, tr, x, ws, [&](nn::detail::vector_scratch<T> v) {
+        return nn::detail::accumulate_into<Tr, T>(grads, v);
+    });
 }
 
 template <class Model, class Tr, class S, class Mem>
 typename Model::value_type run_loss(const Model& base, const Tr& tr, std::span<const token> x,
                                     step_workspace<Model, S, Mem>& ws) noexcept {
-    return run_step(
-        base, tr, x, ws,
-        static_cast<const nn::detail::frozen_params<typename Model::value_type>*>(nullptr));
+    return run_step(base, tr, x, ws, nullptr);
 }
 
 }  // namespace detail
@@ -1009,5 +1067,79 @@ T loss(const DTransformer<T, cfg>& base, const Tr& tr, tokens_for<DTransformer<T
 }
 
 }  // namespace typed
+
+// ---- a call of no form above: the part, workspace or gradient of another model or mode ----
+
+namespace detail {
+
+template <class X>
+inline constexpr bool is_step_workspace = false;
+template <class Model, class S, class Mem>
+inline constexpr bool is_step_workspace<step_workspace<Model, S, Mem>> = true;
+
+// The selection a step call trains: its first trainable part's (an argument after the model),
+// else train_all.
+template <class... A>
+struct call_selection {
+    using selection = train_all;
+};
+template <class A0, class... A>
+struct call_selection<A0, A...> {
+    using selection =
+        typename std::conditional_t<is_trainable_part<bare_t<A0>>, trainable_traits<bare_t<A0>>,
+                                    call_selection<A...>>::selection;
+};
+
+// A step's workspace, or a second trainable part (its gradient), is for the call's selection S.
+template <class S, class A>
+constexpr auto check_step_selection() {
+    using U = bare_t<A>;
+    if constexpr (is_step_workspace<U>) {
+        if constexpr (!std::is_same_v<typename U::selection, S>)
+            return what<workspace_trains<typename U::selection>, part_trains<S>>{};
+        else
+            return what<>{};
+    } else if constexpr (is_trainable_part<U>) {
+        if constexpr (!std::is_same_v<selection_of<U>, S>)
+            return what<grads_train<selection_of<U>>, part_trains<S>>{};
+        else
+            return what<>{};
+    } else {
+        return what<>{};
+    }
+}
+
+// f(model, args...) of a step (train/step.hpp) or loss_and_grad: an argument of another model or
+// vocabulary (model_call_error's checks), or of another trainable selection.
+template <class M, class... A>
+constexpr auto step_call_error() {
+    using S = typename call_selection<A...>::selection;
+    return or_arguments<A...>(
+        first_error(what<>{}, first_error(check_belongs<M, A>(), check_vocabulary<M, A>(),
+                                          check_step_selection<S, A>())...));
+}
+
+template <class... A>
+concept sgd_step_in_place_accepts = requires(A&&... a) {
+    typed::sgd_step_in_place(static_cast<A&&>(a)...);
+};
+template <class... A>
+concept try_sgd_step_in_place_accepts = requires(A&&... a) {
+    typed::try_sgd_step_in_place(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+
+template <class Model, class... A>
+    requires(detail::architecture<std::remove_const_t<Model>> &&
+             !detail::sgd_step_in_place_accepts<Model&, A...>)
+auto sgd_step_in_place(Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::sgd_step_in_place>(
+        detail::step_call_error<std::remove_const_t<Model>, A...>()));
+template <class Model, class... A>
+    requires(detail::architecture<std::remove_const_t<Model>> &&
+             !detail::try_sgd_step_in_place_accepts<Model&, A...>)
+auto try_sgd_step_in_place(Model& model, A&&... args)
+    -> decltype(detail::shape_error_of<in::try_sgd_step_in_place>(
+        detail::step_call_error<std::remove_const_t<Model>, A...>()));
 
 }  // namespace typeformer

@@ -38,6 +38,7 @@
 
 #include "../dim.hpp"
 #include "../kernels.hpp"
+#include "../models/diagnose.hpp"
 #include "../models/dtransformer.hpp"
 #include "../nn/gradient.hpp"
 #include "../params.hpp"
@@ -299,6 +300,26 @@ struct trainable_of<DTransformer<T, cfg>, train_lora<R, Tg, A>> {
 template <class Model, trainable_selection S>
 using trainable = typename detail::trainable_of<Model, S>::type;
 
+// A trainable part of a model (not the model itself, train_all's part).
+template <class X>
+inline constexpr bool is_trainable_part = false;
+template <class M>
+inline constexpr bool is_trainable_part<gains_biases<M>> = true;
+template <class M, std::size_t K>
+inline constexpr bool is_trainable_part<last_layers<M, K>> = true;
+template <class M, class S>
+inline constexpr bool is_trainable_part<lora_adapters<M, S>> = true;
+
+namespace detail {
+template <class X>
+    requires is_trainable_part<X>
+struct belongs_to<X> {
+    using model = typename X::model_type;
+    template <class M>
+    using role = part_of<M>;
+};
+}  // namespace detail
+
 // What a trainable struct belongs to: its model and selection (a model is its own train_all).
 template <class Tr>
 struct trainable_traits {
@@ -429,5 +450,38 @@ template <class T, class cfg, class Tr>
     }
 
 }  // namespace typed
+
+// ---- a call of no form above: a part of another model, or adapters (shape_error.hpp) ----
+
+namespace detail {
+// The part belongs to the model; LoRA's adapters start from init_lora, not from the base.
+template <class M, class Part>
+constexpr auto part_error() {
+    using P = bare_t<Part>;
+    if constexpr (is_trainable_part<P> && std::is_same_v<typename P::model_type, M> &&
+                  is_lora<selection_of<P>>)
+        return what<part_trains<selection_of<P>>, needed<init_lora_instead>>{};
+    else
+        return or_arguments<Part>(first_error(what<>{}, check_belongs<M, Part>()));
+}
+template <class... A>
+concept trainable_from_accepts = requires(A&&... a) {
+    typed::trainable_from(static_cast<A&&>(a)...);
+};
+template <class... A>
+concept apply_trainable_accepts = requires(A&&... a) {
+    typed::apply_trainable(static_cast<A&&>(a)...);
+};
+}  // namespace detail
+
+template <class Model, class Part>
+    requires(detail::architecture<Model> && !detail::trainable_from_accepts<const Model&, Part&>)
+auto trainable_from(const Model& base, Part& tr)
+    -> decltype(detail::shape_error_of<in::trainable_from>(detail::part_error<Model, Part&>()));
+template <class Part, class Model>
+    requires(detail::architecture<Model> && !detail::apply_trainable_accepts<const Part&, Model&>)
+auto apply_trainable(const Part& tr, Model& model)
+    -> decltype(detail::shape_error_of<in::apply_trainable>(
+        detail::part_error<Model, const Part&>()));
 
 }  // namespace typeformer

@@ -114,8 +114,18 @@ struct training_worker {
     std::array<token, l_max> x_tilde{}, targets{};
 };
 
+// Where a run is: what a checkpoint saves besides the tensors (io/checkpoint.hpp).
+struct training_progress {
+    std::uint64_t step = 0;                  // steps applied
+    std::uint64_t epoch = 0;                 // the current epoch, 0-based
+    std::uint64_t next = 0;                  // sequences of this epoch done
+    std::uint64_t order_a = 1, order_b = 0;  // this epoch's order: n ↦ (a·n + b) mod N_data
+    rng gen{0};                              // shuffling and masking
+    bool started = false;                    // gen seeded from the options
+};
+
 template <class Model, std::size_t Threads = 1>
-struct training_state {
+struct training_state : training_progress {
     static_assert(Threads >= 1, "training_state: at least one thread");
     using T = typename Model::value_type;
     static constexpr std::size_t l_max = Model::traits::l_max::size;
@@ -124,23 +134,19 @@ struct training_state {
     // Σ ∇loss over the batch, the model's type (worker 0's, then the sum); the reduction's mean
     // and the clipping factor are applied as the optimiser reads it
     Model grads{};
-    adam_state<Model> adam{};                // m, v, t
-    training_workspace<Model> ws{};          // worker 0's activations of one sequence at l_max
-    std::uint64_t step = 0;                  // steps applied
-    std::uint64_t epoch = 0;                 // the current epoch, 0-based
-    std::uint64_t next = 0;                  // sequences of this epoch done
-    std::uint64_t order_a = 1, order_b = 0;  // this epoch's order: n ↦ (a·n + b) mod N_data
-    rng gen{0};                              // shuffling and masking
-    bool started = false;                    // gen seeded from the options
+    adam_state<Model> adam{};        // m, v, t
+    training_workspace<Model> ws{};  // worker 0's activations of one sequence at l_max
     std::array<token, l_max> x_tilde{}, targets{};  // Algorithm 12's masked copy and targets
     std::array<training_worker<Model>, Threads - 1> helpers{};  // workers 1 … Threads − 1
 };
 
 // What the gradient of one sequence may use: worker k's buffers, and the step's mask seed.
-template <class Model>
+// Grads: the gradient's type (the model's, or a trainable part's, train/trainable.hpp); WS: the
+// workspace of one sequence (a training_workspace, or a step_workspace, train/step.hpp).
+template <class Grads, class WS = training_workspace<Grads>>
 struct worker_buffers {
-    Model& grads;
-    training_workspace<Model>& ws;
+    Grads& grads;
+    WS& ws;
     token* x_tilde;
     token* targets;
     std::uint64_t seed;  // one draw of the state's generator per step
@@ -202,20 +208,23 @@ struct no_observer {
     constexpr bool operator()(const step_report&) const noexcept { return true; }
 };
 
-template <class Model, std::size_t Threads>
-worker_buffers<Model> worker(training_state<Model, Threads>& st, std::size_t k,
-                             std::uint64_t seed) noexcept {
+// A training state (training_state, dtraining.hpp's step_training_state) has: grads, adam, ws,
+// x_tilde, targets, helpers (each with grads, ws, x_tilde, targets), the training_progress, and
+// the constant threads.
+template <class State>
+auto worker(State& st, std::size_t k, std::uint64_t seed) noexcept {
+    using W = worker_buffers<decltype(st.grads), decltype(st.ws)>;
     if (k == 0)
-        return {st.grads, st.ws, st.x_tilde.data(), st.targets.data(), seed};
+        return W{st.grads, st.ws, st.x_tilde.data(), st.targets.data(), seed};
     auto& h = st.helpers[k - 1];
-    return {h.grads, h.ws, h.x_tilde.data(), h.targets.data(), seed};
+    return W{h.grads, h.ws, h.x_tilde.data(), h.targets.data(), seed};
 }
 
 // st.grads += the helpers' gradients, added in the order 1, 2, … (a fixed order: the same
 // Threads gives the same bits), over the scalars of part `part` of `parts` of every leaf, and
 // Σ∇² of those scalars of the sum, in one pass over memory.
-template <class Model, std::size_t Threads, std::size_t... K>
-double sum_worker_gradients(training_state<Model, Threads>& st, std::size_t part, std::size_t parts,
+template <class State, std::size_t... K>
+double sum_worker_gradients(State& st, std::size_t part, std::size_t parts,
                             std::index_sequence<K...>) noexcept {
     square_sums sq;
     for_each_param_zip(
@@ -256,12 +265,13 @@ void for_each_update_part(F&& f) {
 
 // The loop of Algorithms 11–13 with minibatches. gradient(n, b, w, loss, tokens) adds ∇loss of
 // dataset element n (the batch's b-th) into w.grads (loss_and_grad's convention), using only
-// worker w's buffers, and returns a status.
-template <class Model, std::size_t Threads, class Gradient, class Observer>
+// worker w's buffers, and returns a status. model: what the optimiser updates (θ, or a trainable
+// part of it), of st.grads' type.
+template <class Model, class State, class Gradient, class Observer>
 status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
-                  const training_options& opt, training_state<Model, Threads>& st,
-                  Observer& observer) {
+                  const training_options& opt, State& st, Observer& observer) {
     using T = typename Model::value_type;
+    constexpr std::size_t Threads = State::threads;
     if (const status s = check_training_options(opt); s != status::ok)
         return s;
     if (n_data == 0)
@@ -283,7 +293,7 @@ status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
         std::array<std::size_t, Threads> tokens_k{};
         std::array<status, Threads> status_k{};
         auto work = [&](std::size_t k) {
-            const worker_buffers<Model> w = worker(st, k, seed);
+            const auto w = worker(st, k, seed);
             zero(w.grads);
             for (std::size_t b = k; b < batch; b += Threads) {
                 const std::size_t n = data_index(st, st.next + b, n_data);
