@@ -169,6 +169,14 @@ using lora_q_v = tf::train_lora<2>;
 using lora_all4 = tf::train_lora<
     3, tf::lora_target::W_q | tf::lora_target::W_k | tf::lora_target::W_v | tf::lora_target::W_o,
     6>;
+// the MLP's W_1, W_2 (three tiles of A's d_mlp 40) beside W_v; on B every matrix of a layer
+using lora_mlp =
+    tf::train_lora<2, tf::lora_target::W_1 | tf::lora_target::W_2 | tf::lora_target::W_v, 3>;
+using lora_all6 =
+    tf::train_lora<2,
+                   tf::lora_target::W_q | tf::lora_target::W_k | tf::lora_target::W_v |
+                       tf::lora_target::W_o | tf::lora_target::W_1 | tf::lora_target::W_2,
+                   4>;
 struct case_index {
     std::map<std::string, std::pair<std::uint64_t, std::size_t>> at;  // name → seed, first
     bundle in;
@@ -193,6 +201,8 @@ const case_index& partial_cases() {
         add_case<A, lora_q_v>(x, "lora_a", 6);
         add_case<A, lora_all4>(x, "lora4_a", 7);
         add_case<B, lora_all4>(x, "lora4_b", 8);
+        add_case<A, lora_mlp>(x, "lora_mlp_a", 10);
+        add_case<B, lora_all6>(x, "lora6_b", 11);
         add_case<B, tf::train_all>(x, "all_b", 9);
         x.in["ncases"] = scalar_array(static_cast<double>(x.at.size() * 3));
         return x;
@@ -271,6 +281,8 @@ TEST(StepPartial, EveryModeEqualsPyTorch) {
     check_partial<A, lora_q_v>("lora_a");
     check_partial<A, lora_all4>("lora4_a");
     check_partial<B, lora_all4>("lora4_b");
+    check_partial<A, lora_mlp>("lora_mlp_a");
+    check_partial<B, lora_all6>("lora6_b");
     check_partial<B, tf::train_all>("all_b");
 }
 
@@ -337,7 +349,8 @@ TEST(StepAll, KeepAndRecomputeGiveTheSameBits) {
 // ---- set-up, merging, bad input ----
 
 TEST(StepPartial, MergedAdaptersGiveTheAdaptedModelsLoss) {
-    using S = tf::train_lora<2, tf::lora_target::W_q | tf::lora_target::W_v | tf::lora_target::W_o>;
+    using S = tf::train_lora<2, tf::lora_target::W_q | tf::lora_target::W_v | tf::lora_target::W_o |
+                                    tf::lora_target::W_1 | tf::lora_target::W_2>;
     const auto base = random_model<A>(40, 0.3);
     auto ad = std::make_unique<tf::trainable<A, S>>();
     randomize(*ad, 41, 0.3);

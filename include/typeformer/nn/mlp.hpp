@@ -78,14 +78,21 @@ constexpr void mlp_forward(const mlp<T, E, M, Act>& p, const XV& Xv, Yt&& Y,
 // units' W_1 X + b_1 1ᵀ and Act(pre); dAct, d_pre (r1 − r0, C) are scratch. Adds their share of
 // dX and hands the gradients of W_2[:, r0:r1], b_1[r0:r1], W_1[r0:r1, :] to the sink g (after the
 // last read of each: an in-place sink may update them); act and d_pre are scratch afterwards.
+// add_dAct(dAct) adds what else reaches the units' output (a low-rank adapter's path round W_2,
+// train/step.hpp) before the activation's backward.
+struct no_dact_term {
+    template <class DAv>
+    constexpr void operator()(const DAv&) const noexcept {}
+};
 template <class Act, class P, class Xv, class DYv, class DXv, class G, class Pre, class Av,
-          class DAv, class DPv>
+          class DAv, class DPv, class AddDAct = no_dact_term>
 void mlp_units_backward(const P& p, std::size_t r0, std::size_t r1, const Xv& X, const DYv& dY,
                         const DXv& dX, const G& g, const Pre& pre, const Av& act, const DAv& dAct,
-                        const DPv& d_pre) noexcept {
+                        const DPv& d_pre, const AddDAct& add_dAct = {}) noexcept {
     using T = typename Xv::value_type;
     matmul(transpose(cols(p.W_2, r0, r1)), dY, dAct);  // dAct = W_2ᵀ dY
-    g.update(leaf::W_2, [&](auto dW, auto a) {         // dW_2 += dY · Actᵀ
+    add_dAct(dAct);
+    g.update(leaf::W_2, [&](auto dW, auto a) {  // dW_2 += dY · Actᵀ
         scale_scratch(act, a);
         matmul_add(dY, transpose(act), cols(dW, r0, r1));
     });

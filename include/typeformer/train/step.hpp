@@ -178,9 +178,6 @@ struct step_shape<DTransformer<T_, cfg>, S, Mem> {
         else
             return false;
     }
-    static_assert(!adapts(lora_target::W_1) && !adapts(lora_target::W_2),
-                  "step: adapters on the MLP's W_1, W_2 are not implemented yet (adapt W_q, W_k, "
-                  "W_v, W_o)");
 };
 
 // One layer's values the backward pass reads besides its input stream: X̃₁ = ln1(X) and its
@@ -229,25 +226,25 @@ struct mlp_tile_buffers {
     }
 };
 
-// The low-rank adapters' (r, ℓ) buffers of one layer, per adapted W_q, W_k, W_v, W_o (index
-// 0–3): AX = s·A·(the matrix's input), and BdY = Bᵀ·∂(its output) summed over the heads; tmp
-// holds a scaled copy.
+// The low-rank adapters' (r, ℓ) buffers of one layer, per adapted W_q, W_k, W_v, W_o, W_1, W_2
+// (index 0–5): AX = s·A·(the matrix's input), and BdY = Bᵀ·∂(its output) summed over the heads
+// or MLP tiles; tmp holds a scaled copy.
 template <class Sh>
 struct lora_buffers {
     using T = typename Sh::T;
     using view = mat_view<T, typename Sh::lr, typename Sh::l_x>;
-    std::array<view, 4> AX{}, BdY{};
+    std::array<view, 6> AX{}, BdY{};
     view tmp{};
 
     static constexpr lora_buffers carve(carver<T>& c, std::size_t l) noexcept {
         lora_buffers b;
         if constexpr (Sh::lora) {
-            constexpr lora_target t[4] = {lora_target::W_q, lora_target::W_k, lora_target::W_v,
-                                          lora_target::W_o};
+            constexpr lora_target t[6] = {lora_target::W_q, lora_target::W_k, lora_target::W_v,
+                                          lora_target::W_o, lora_target::W_1, lora_target::W_2};
             auto one = [&] {
                 return c.template mat<typename Sh::lr, typename Sh::l_x>(Sh::rank, Sh::l_max, l);
             };
-            for (std::size_t k = 0; k < 4; ++k)
+            for (std::size_t k = 0; k < 6; ++k)
                 if (Sh::adapts(t[k])) {
                     b.AX[k] = one();
                     b.BdY[k] = one();
@@ -353,6 +350,10 @@ struct no_layer_adapters {
         no_adapter<2> W_v;
         no_adapter<3> W_o;
     } attn;
+    struct {
+        no_adapter<4> W_1;
+        no_adapter<5> W_2;
+    } mlp;
 };
 inline constexpr no_layer_adapters no_layer_adapters_v{};
 
@@ -557,27 +558,60 @@ struct step_algorithm {
         }
     }
 
-    // 8: X_out ← X_mid + W_2 GELU(W_1 X̃₂ + b_1 1ᵀ) + b_2 1ᵀ, a tile of hidden units at a time.
-    template <class P, class Vb>
-    static void mlp_forward(const P& p, const Vb& v, const values& lv,
+    template <class Ad>
+    static constexpr bool adapts_W_1 = is_adapter<std::remove_cvref_t<decltype(Ad::W_1)>>;
+    template <class Ad>
+    static constexpr bool adapts_W_2 = is_adapter<std::remove_cvref_t<decltype(Ad::W_2)>>;
+
+    // 8: X_out ← X_mid + W_2 GELU(W_1 X̃₂ + b_1 1ᵀ) + b_2 1ᵀ (+ s·B·A of the MLP's adapters), a
+    // tile of hidden units at a time.
+    template <class P, class Vb, class Ad>
+    static void mlp_forward(const P& p, const Vb& v, const Ad& ad, const values& lv,
                             const mat_view<T, typename Sh::d_e, typename Sh::l_x>& X_out,
-                            const mlp_tile_buffers<Sh>& tb) noexcept {
+                            const lora_buffers<Sh>& lb, const mlp_tile_buffers<Sh>& tb) noexcept {
         copy(lv.X_mid, X_out);
         add_bias(X_out, v.b_2);
-        for (std::size_t r0 = 0; r0 < Sh::M; r0 += Sh::mlp_tile) {
-            const std::size_t r1 = r0 + Sh::mlp_tile < Sh::M ? r0 + Sh::mlp_tile : Sh::M;
+        mlp_lora_inputs(ad, lv.Xt2, lb);
+        for_each_mlp_tile([&](std::size_t r0, std::size_t r1) {
             const auto pre = nn::detail::rows(tb.pre, 0, r1 - r0),
                        a = nn::detail::rows(tb.act, 0, r1 - r0);
-            mlp_pre(p, v, lv, r0, r1, pre, a);
+            mlp_pre(p, v, ad, lb, lv, r0, r1, pre, a);
             matmul_add(nn::detail::cols(p.W_2, r0, r1), a, X_out);  // + W_2[:, tile] GELU(·)
+            if constexpr (adapts_W_2<Ad>)  // A_2 GELU(·), summed over the tiles
+                matmul_add(nn::detail::cols(ad.W_2.A, r0, r1), a, lb.AX[5]);
+        });
+        if constexpr (adapts_W_2<Ad>) {
+            scale(lb.AX[5], lora_scale<T, typename Sh::selection>);
+            matmul_add(ad.W_2.B, lb.AX[5], X_out);  // + s·B_2·(A_2 GELU(·))
         }
     }
-    // hidden units [r0, r1): pre ← W_1 X̃₂ + b_1 1ᵀ, a ← GELU(pre)
-    template <class P, class Vb, class Pre>
-    static void mlp_pre(const P& p, const Vb& v, const values& lv, std::size_t r0, std::size_t r1,
-                        const Pre& pre, const Pre& a) noexcept {
+    // f(r0, r1) for the tiles [r0, r1) of the d_mlp hidden units
+    template <class F>
+    static void for_each_mlp_tile(F&& f) noexcept {
+        for (std::size_t r0 = 0; r0 < Sh::M; r0 += Sh::mlp_tile)
+            f(r0, r0 + Sh::mlp_tile < Sh::M ? r0 + Sh::mlp_tile : Sh::M);
+    }
+    // AX₄ = s·A_1·X̃₂ of an adapted W_1; W_2's A_2·GELU(·) starts at 0.
+    template <class Ad>
+    static void mlp_lora_inputs(const Ad& ad,
+                                const mat_view<T, typename Sh::d_e, typename Sh::l_x>& Xt2,
+                                const lora_buffers<Sh>& lb) noexcept {
+        if constexpr (adapts_W_1<Ad>) {
+            matmul(ad.W_1.A, Xt2, lb.AX[4]);
+            scale(lb.AX[4], lora_scale<T, typename Sh::selection>);
+        }
+        if constexpr (adapts_W_2<Ad>)
+            fill(lb.AX[5], T(0));
+    }
+    // hidden units [r0, r1): pre ← W_1 X̃₂ + b_1 1ᵀ (+ s·B_1·A_1 X̃₂), a ← GELU(pre)
+    template <class P, class Vb, class Ad, class Pre>
+    static void mlp_pre(const P& p, const Vb& v, const Ad& ad, const lora_buffers<Sh>& lb,
+                        const values& lv, std::size_t r0, std::size_t r1, const Pre& pre,
+                        const Pre& a) noexcept {
         kernels::detail::matmul_impl(nn::detail::rows(p.W_1, r0, r1), lv.Xt2, pre, false, {},
                                      kernels::gemm_epilogue<T>{}.with_bias(v.b_1.data() + r0));
+        if constexpr (adapts_W_1<Ad>)
+            matmul_add(nn::detail::rows(ad.W_1.B, r0, r1), lb.AX[4], pre);
         act::forward(pre, a);
     }
 
@@ -597,22 +631,66 @@ struct step_algorithm {
         gm.update(nn::detail::leaf::b_2,
                   [&](auto db, auto) { add_bias_grad(dX, db); });  // db_2 += dY 1
         fill(dXt, T(0));
-        const auto& tb = w.tile;
-        for (std::size_t r0 = 0; r0 < Sh::M; r0 += Sh::mlp_tile) {
-            const std::size_t r1 = r0 + Sh::mlp_tile < Sh::M ? r0 + Sh::mlp_tile : Sh::M;
-            const std::size_t n = r1 - r0;
-            const auto pre = nn::detail::rows(tb.pre, 0, n), a = nn::detail::rows(tb.act, 0, n);
-            mlp_pre(p.mlp, v.mlp, lv, r0, r1, pre, a);
-            nn::detail::mlp_units_backward<act>(p.mlp, r0, r1, lv.Xt2, dX, dXt, gm, pre, a,
-                                                nn::detail::rows(tb.dAct, 0, n),
-                                                nn::detail::rows(tb.d_pre, 0, n));
-        }
+        mlp_adapted_backward(p.mlp, v.mlp, ad.mlp, lv, w, gm, ga.sub(nn::detail::leaf::mlp));
         norm_backward(v.ln2, lv.X_mid, dXt, dX, g.sub(nn::detail::leaf::ln2), lv.mean2,
                       lv.rstd2);  // 7
         // 6: X_mid = X + MHAttention(X̃₁)  ⇒  ∂X = ∂X_mid + ln1ᵀ(attnᵀ(∂X_mid)), a head at a time
         attention_backward(p.attn, v.attn, ad.attn, lv, w, g.sub(nn::detail::leaf::attn),
                            ga.sub(nn::detail::leaf::attn));
         norm_backward(v.ln1, X, dXt, dX, g.sub(nn::detail::leaf::ln1), lv.mean1, lv.rstd1);  // 5
+    }
+
+    // dX̃₂ += mlpᵀ(∂X_out) in w.dXt (∂X_out in w.dX), a tile of hidden units at a time, each
+    // recomputed; with the MLP's adapters (the base frozen): W_2's path A_2ᵀ(s·B_2ᵀ ∂X_out) joins
+    // ∂GELU, W_1's B_1ᵀ ∂pre adds up over the tiles (as W_o's and W_q's do over the heads).
+    template <class P, class Vb, class Ad, class G, class GA>
+    static void mlp_adapted_backward(const P& p, const Vb& v, const Ad& ad, const values& lv,
+                                     const views& w, const G& gm, const GA& gam) noexcept {
+        constexpr T s = Sh::lora ? lora_scale<T, typename Sh::selection> : T(1);
+        const auto& dX = w.dX;
+        const auto& lb = w.lora;
+        const auto& tb = w.tile;
+        mlp_lora_inputs(ad, lv.Xt2, lb);
+        if constexpr (adapts_W_1<Ad>)
+            fill(lb.BdY[4], T(0));
+        if constexpr (adapts_W_2<Ad>) {
+            matmul(transpose(ad.W_2.B), dX, lb.BdY[5]);  // s·B_2ᵀ ∂X_out
+            scale(lb.BdY[5], s);
+        }
+        for_each_mlp_tile([&](std::size_t r0, std::size_t r1) {
+            const std::size_t n = r1 - r0;
+            const auto pre = nn::detail::rows(tb.pre, 0, n), a = nn::detail::rows(tb.act, 0, n);
+            mlp_pre(p, v, ad, lb, lv, r0, r1, pre, a);
+            if constexpr (adapts_W_2<Ad>)  // A_2 GELU(·), for dB_2 below
+                matmul_add(nn::detail::cols(ad.W_2.A, r0, r1), a, lb.AX[5]);
+            // dAct += A_2[:, tile]ᵀ (s·B_2ᵀ ∂X_out); then dA_2[:, tile] += (s·B_2ᵀ ∂X_out) GELU(·)ᵀ
+            auto adapter_path = [&](const auto& dAct) {
+                if constexpr (adapts_W_2<Ad>) {
+                    matmul_add(transpose(nn::detail::cols(ad.W_2.A, r0, r1)), lb.BdY[5], dAct);
+                    gam.sub(nn::detail::leaf::W_2)
+                        .update(nn::detail::leaf::A, [&](auto dA, auto al) {
+                            copy(lb.BdY[5], lb.tmp);
+                            nn::detail::scale_scratch(lb.tmp, al);
+                            matmul_add(lb.tmp, transpose(a), nn::detail::cols(dA, r0, r1));
+                        });
+                }
+            };
+            const auto d_pre = nn::detail::rows(tb.d_pre, 0, n);
+            nn::detail::mlp_units_backward<act>(p, r0, r1, lv.Xt2, dX, w.dXt, gm, pre, a,
+                                                nn::detail::rows(tb.dAct, 0, n), d_pre,
+                                                adapter_path);
+            // W_1's adapter: B_1ᵀ ∂pre summed, dB_1[tile] += ∂pre (s·A_1 X̃₂)ᵀ
+            lora_rows_backward(ad.W_1, gam.sub(nn::detail::leaf::W_1), r0, r1, d_pre, lb.AX[4],
+                               lb.BdY[4], lb.tmp);
+        });
+        // W_1's A: dX̃₂ += s·A_1ᵀ(B_1ᵀ ∂pre), dA_1 += …; W_2's B: dB_2 += ∂X_out (s·A_2 GELU(·))ᵀ
+        lora_input_backward(ad.W_1, gam.sub(nn::detail::leaf::W_1), lv.Xt2, lb.BdY[4], w.dXt);
+        if constexpr (adapts_W_2<Ad>)
+            gam.sub(nn::detail::leaf::W_2).update(nn::detail::leaf::B, [&](auto dB, auto al) {
+                scale(lb.AX[5], s);
+                nn::detail::scale_scratch(lb.AX[5], al);
+                matmul_add(dX, transpose(lb.AX[5]), dB);
+            });
     }
 
     // dX̃₁ ← attnᵀ(∂X_mid) in w.dXt (∂X_mid in w.dX); each head recomputed, then its backward.
@@ -799,7 +877,8 @@ struct step_algorithm {
             const auto& lv = w.of(i);
             const auto& X = i == 0 ? X0 : w.stream(i);
             layer_front(P.layer(i), P.vectors(i), P.adapters(i), X, lv, w);
-            mlp_forward(P.layer(i).mlp, P.vectors(i).mlp, lv, w.stream(i + 1), w.tile);
+            mlp_forward(P.layer(i).mlp, P.vectors(i).mlp, P.adapters(i).mlp, lv, w.stream(i + 1),
+                        w.lora, w.tile);
         }
         const T loss = top(P, x, w, targets, g);
         if (g != nullptr) {
