@@ -1,5 +1,5 @@
 // Firmware: full SGD training of DESIGN's tiny GPT (every one of its 30,592 parameters) within
-// the STM32F405's 192 KB: θ (122,368 B) in its 128 KiB SRAM, the step's workspace (55,168 B) and
+// the STM32F405's 192 KB: θ (122,368 B) in its 128 KiB SRAM, the step's workspace (45,952 B) and
 // the stack in its 64 KiB CCM. train/step.hpp's in-place step: each parameter is updated as soon
 // as its gradient is complete, so no ∇ buffer exists, and each layer's activations are
 // recomputed in the backward pass. From tiny_init (copied from flash), 12 steps over three
