@@ -7,11 +7,13 @@
 //   - keep_activations and recompute_activations give the same bits;
 //   - sizeof: gradient and optimiser buffers exist only for the trainable part, and the two
 //     microcontroller fits of docs/training.md (an SGD step of DESIGN's tiny GPT in 64 KB beside θ;
-//     fine-tuning a 235k-parameter GPT in 128 KB with its weights in flash);
+//     fine-tuning a 235k-parameter GPT in 128 KB with its weights in flash), and every row of
+//     docs/training.md's footprint table against step_footprint;
 //   - bad input changes nothing; merged adapters give the adapted model's loss.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -76,7 +78,7 @@ static_assert(sizeof(tf::adam_state<tf::trainable<big_gpt, tf::train_lora<4>>>) 
               2 * sizeof(tf::trainable<big_gpt, tf::train_lora<4>>) + 64);  // + t, aligned
 
 // (a) an in-place SGD step of tiny: everything but θ in the STM32F405's 64 KB CCM
-// (a stack of 4 KB: GCC's static estimate of a step's deepest path is 2.5–2.8 KB, docs/training.md)
+// (a stack of 4 KB: the F405 programs check their measured high-water mark below it in each run)
 constexpr std::size_t stack = 4 * 1024;
 constexpr std::size_t tiny_step = sizeof(tf::step_workspace<tiny_gpt>);
 static_assert(tiny_step + stack <= 64 * 1024, "an SGD step of tiny beside θ fits the 64 KB CCM");
@@ -93,6 +95,72 @@ static_assert(sizeof(big_gains) + sizeof(tf::step_workspace<big_gpt, tf::train_g
 static_assert(tf::step_footprint<big_gpt, tf::train_lora<4>>.sgd_in_place ==
                   sizeof(big_lora) + sizeof(tf::step_workspace<big_gpt, tf::train_lora<4>>) &&
               tf::step_footprint<big_gpt, tf::train_lora<4>>.flash == sizeof(big_gpt));
+
+// ---- docs/training.md's footprint table is this code's ----
+
+// n with thousands separators, as the table writes bytes
+std::string grouped(std::size_t n) {
+    std::string d = std::to_string(n), out;
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        if (i > 0 && (d.size() - i) % 3 == 0)
+            out += ',';
+        out += d[i];
+    }
+    return out;
+}
+// One row: its label columns (model, S, Memory), then step_footprint's bytes; `bold` marks the
+// in-place column the text quotes. A frozen base's bytes are in flash ("—" under train_all).
+template <class Model, class S, class Mem>
+std::string footprint_row(const std::string& labels, bool bold = false) {
+    constexpr auto f = tf::step_footprint<Model, S, Mem>;
+    const std::string sgd = bold ? "**" + grouped(f.sgd_in_place) + "**" : grouped(f.sgd_in_place);
+    return "| " + labels + " | " + grouped(f.trainable) + " | " + grouped(f.workspace) + " | " +
+           sgd + " | " + grouped(f.gradients + f.adam_state) + " | " + grouped(f.adam) + " | " +
+           (f.flash == 0 ? std::string("—") : grouped(f.flash)) + " |";
+}
+
+TEST(StepFootprint, DocsTableIsTheCodes) {
+    using rc = tf::recompute_activations;
+    using kp = tf::keep_activations;
+    using gb = tf::train_gains_biases;
+    using lora4 = tf::train_lora<4>;
+    using lora4_all =
+        tf::train_lora<4, tf::lora_target::W_q | tf::lora_target::W_k | tf::lora_target::W_v |
+                              tf::lora_target::W_o | tf::lora_target::W_1 | tf::lora_target::W_2>;
+    // today's plain step: θ, ∇, Adam's m and v, the training workspace
+    constexpr std::size_t theta = sizeof(tiny_gpt), tws = sizeof(tf::training_workspace<tiny_gpt>),
+                          adam = sizeof(tf::adam_state<tiny_gpt>);
+    const std::vector<std::string> rows = {
+        footprint_row<tiny_gpt, tf::train_all, rc>("tiny (30,592 params) | `train_all` | recompute",
+                                                   true),
+        footprint_row<tiny_gpt, tf::train_all, kp>("tiny | `train_all` | keep"),
+        footprint_row<tiny_gpt, gb, rc>("tiny | `train_gains_biases` | recompute"),
+        footprint_row<tiny_gpt, gb, kp>("tiny | `train_gains_biases` | keep"),
+        footprint_row<tiny_gpt, tf::train_last<1>, rc>("tiny | `train_last<1>` | recompute"),
+        footprint_row<tiny_gpt, lora4, rc>("tiny | `train_lora<4>` (W_q, W_v) | recompute"),
+        footprint_row<tiny_gpt, lora4, kp>("tiny | `train_lora<4>` (W_q, W_v) | keep"),
+        "| tiny, today (`training_state`) | all | — | " + grouped(theta) + " | " + grouped(tws) +
+            " | (SGD: " + grouped(2 * theta + tws) + ") | " + grouped(theta + adam) + " | " +
+            grouped(2 * theta + adam + tws) + " | — |",
+        footprint_row<big_gpt, tf::train_all, rc>(
+            "235k (234,880 params) | `train_all` | recompute"),
+        footprint_row<big_gpt, tf::train_all, kp>("235k | `train_all` | keep"),
+        footprint_row<big_gpt, gb, rc>("235k | `train_gains_biases` | recompute", true),
+        footprint_row<big_gpt, gb, kp>("235k | `train_gains_biases` | keep"),
+        footprint_row<big_gpt, tf::train_last<1>, rc>("235k | `train_last<1>` | recompute"),
+        footprint_row<big_gpt, lora4, rc>("235k | `train_lora<4>` (W_q, W_v) | recompute", true),
+        footprint_row<big_gpt, lora4, kp>("235k | `train_lora<4>` (W_q, W_v) | keep"),
+        footprint_row<big_gpt, lora4_all, rc>(
+            "235k | `train_lora<4, all six>` (W_q, W_k, W_v, W_o, W_1, W_2) | recompute"),
+    };
+    std::ifstream in(std::string(TYPEFORMER_TESTS_DIR) + "/../docs/training.md");
+    ASSERT_TRUE(in) << "docs/training.md not found";
+    std::vector<std::string> table;  // the table's body, in order
+    for (std::string line; std::getline(in, line);)
+        if (line.starts_with("| tiny") || line.starts_with("| 235k"))
+            table.push_back(line);
+    EXPECT_EQ(table, rows);
+}
 
 // ---- against PyTorch, with requires_grad only on the trainable part ----
 
