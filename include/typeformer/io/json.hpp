@@ -28,6 +28,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "../tokenize/utf8.hpp"
+
 namespace typeformer::json {
 
 enum class kind { object, array, string, number, boolean, null, end, invalid };
@@ -198,7 +200,7 @@ public:
                             return fail("bad surrogate pair in a \\u escape");
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                     }
-                    append_utf8(out, cp);
+                    tokenize::detail::append_utf8(out, cp);
                     break;
                 }
                 default:
@@ -403,23 +405,6 @@ private:
                 return fail("bad hex digit in a \\u escape");
         }
         return true;
-    }
-    static void append_utf8(std::string& out, std::uint32_t cp) {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
     }
 };
 

@@ -40,6 +40,7 @@
 #include "../token.hpp"
 #include "merge.hpp"
 #include "unicode_tables.hpp"
+#include "utf8.hpp"
 
 namespace typeformer::tokenize {
 
@@ -89,8 +90,8 @@ inline cp_class classify_cp(std::uint32_t cp) noexcept {
                               : cp_class::other;
 }
 
-// The code point starting at byte i < s.size(): its value (0xFFFFFFFF for a byte that starts no
-// valid UTF-8 sequence: a code point of its own), its class and its length in bytes.
+// The code point starting at byte i < s.size(): its value (invalid_code_point for a byte that
+// starts no valid UTF-8 sequence: a code point of its own), its class and its length in bytes.
 struct code_point {
     std::uint32_t cp;
     cp_class cls;
@@ -98,21 +99,8 @@ struct code_point {
 };
 
 inline code_point decode_multibyte(std::string_view s, std::size_t i) noexcept {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    const std::size_t n = (b0 >> 5) == 6 ? 2 : (b0 >> 4) == 14 ? 3 : (b0 >> 3) == 30 ? 4 : 0;
-    std::uint32_t cp = n == 2 ? (b0 & 0x1F) : n == 3 ? (b0 & 0x0F) : (b0 & 0x07);
-    bool ok = n != 0 && i + n <= s.size();
-    for (std::size_t k = 1; ok && k < n; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + k]);
-        ok = (b >> 6) == 2;
-        cp = (cp << 6) | (b & 0x3F);
-    }
-    // overlong forms, surrogates and values past U+10FFFF are invalid too
-    ok = ok && !(n == 2 && cp < 0x80) && !(n == 3 && cp < 0x800) && !(n == 4 && cp < 0x10000) &&
-         !(cp >= 0xD800 && cp <= 0xDFFF) && cp <= 0x10FFFF;
-    if (!ok)
-        return {0xFFFFFFFF, cp_class::other, 1};
-    return {cp, classify_cp(cp), n};
+    const auto [cp, len] = decode_utf8_multibyte(s, i);  // utf8.hpp
+    return {cp, cp == invalid_code_point ? cp_class::other : classify_cp(cp), len};
 }
 
 inline code_point decode_at(std::string_view s, std::size_t i) noexcept {
@@ -164,27 +152,7 @@ void for_each_piece(std::string_view s, Piece&& piece) {
     }
 }
 
-// Step 2: byte b ↦ a printable code point (GPT-2's bytes_to_unicode), as UTF-8.
-inline std::string utf8_of(std::uint32_t cp) {
-    std::string s;
-    if (cp < 0x80) {
-        s += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        s += static_cast<char>(0xC0 | (cp >> 6));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        s += static_cast<char>(0xE0 | (cp >> 12));
-        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        s += static_cast<char>(0xF0 | (cp >> 18));
-        s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    return s;
-}
-
+// Step 2: byte b ↦ a printable code point (GPT-2's bytes_to_unicode; utf8_of gives its UTF-8).
 inline std::array<std::uint32_t, 256> bytes_to_unicode() {
     std::array<std::uint32_t, 256> map{};
     std::uint32_t next = 256;
