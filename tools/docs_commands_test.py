@@ -86,8 +86,14 @@ bridge_help = bridge_help.stdout + bridge_help.stderr
 # Each rule: (pattern of the command, how, what it does with it). `listed` carries the reason.
 LISTED = {
     r"--hf-gpt2 \S*model\.safetensors": "needs GPT-2 small's weights from Hugging Face (no "
-                                        "network here); tools.hf_gpt2 runs this command on a "
-                                        "random GPT-2 small written in Hugging Face's layout",
+                                        "network here); tools.gpt2_presets runs this command "
+                                        "on a random GPT-2 small written in Hugging Face's "
+                                        "layout",
+    r"--nanogpt gpt\.safetensors": "needs the user's nanoGPT checkpoint, converted; "
+                                   "tools.gpt_import runs this command on shakespeare_char "
+                                   "checkpoints of random weights",
+    r"--resume model\.ckpt": "resumes what from-nanogpt --training made of the user's "
+                             "nanoGPT run; tools.gpt_import resumes one",
     r"^python train\.py ": "nanoGPT's own command, in its repository",
     r"^python -c \"from transformers": "Hugging Face transformers, not a dependency",
     r"^torchrun .* train\.py$": "the user's DDP program; tests/interop runs one on 2 ranks",

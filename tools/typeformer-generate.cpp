@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -95,25 +97,69 @@ int generate(const Model& m, const Tokenizer& tokenizer, const tf::tools::genera
     return tf::tools::interrupt_signal != 0 ? tf::tools::interrupted_exit_code() : 0;
 }
 
+// The vocabularies of the presets: GPT-2's (50257 tokens, or 50304 as nanoGPT pads it), the
+// characters a converted nanoGPT file carries, typeformer's bytes.
+enum class vocabulary { gpt2, characters, bytes };
+
 template <class Tokenizer>
-Tokenizer gpt_tokenizer(const tf::tools::generate_cli& o, std::size_t N_V) {
-    if constexpr (std::is_same_v<Tokenizer, tf::tokenize::byte_level>) {
-        return {};
-    } else {
-        if (o.gpt2_vocab.empty())
-            throw std::runtime_error(
-                "this model's vocabulary is GPT-2's: give --gpt2-vocab encoder.json and "
-                "--gpt2-merges vocab.bpe");
-        auto g = tf::tokenize::gpt2::load(o.gpt2_vocab, o.gpt2_merges);
-        if constexpr (std::is_same_v<Tokenizer, tf::tools::padded_gpt2>)
-            return {std::move(g), N_V};
-        else
-            return g;
+constexpr vocabulary vocabulary_of =
+    std::is_same_v<Tokenizer, tf::tokenize::byte_level>   ? vocabulary::bytes
+    : std::is_same_v<Tokenizer, tf::tokenize::characters> ? vocabulary::characters
+                                                          : vocabulary::gpt2;
+
+// Which vocabulary a GPT file's N_V is, checked against what was given (GPT-2's files) and what
+// the file carries (characters): a mismatch is one line naming both sides.
+vocabulary file_vocabulary(const std::string& path, const tf::tools::gpt_file_config& file,
+                           const std::optional<tf::tokenize::gpt2>& gpt2) {
+    const std::size_t N_V = file.config.N_V.value_or(0);
+    const std::string nv =
+        fmt::format("N_V = {} ({})", N_V,
+                    file.from_tensors                    ? "its wte.weight"
+                    : file.config.source == "model_args" ? "model_args' vocab_size"
+                                                         : "config.json's vocab_size");
+    const std::string given =
+        gpt2 ? fmt::format("GPT-2's vocabulary (--gpt2-vocab) has {} tokens", gpt2->vocab_size())
+             : std::string();
+    if (file.vocabulary) {
+        if (file.vocabulary->vocab_size() != N_V)
+            throw std::runtime_error(fmt::format(
+                "{}: its character vocabulary (nanogpt.vocabulary) has {} characters but {}", path,
+                file.vocabulary->vocab_size(), nv));
+        if (gpt2)
+            throw std::runtime_error(fmt::format(
+                "{} is a character-level model ({} characters from its meta.pkl, {}) but {}: "
+                "leave out --gpt2-vocab and --gpt2-merges",
+                path, N_V, nv, given));
+        return vocabulary::characters;
     }
+    if (N_V == 259) {
+        if (gpt2)
+            throw std::runtime_error(fmt::format(
+                "{} has {}, typeformer's byte tokens, but {}: leave out --gpt2-vocab and "
+                "--gpt2-merges",
+                path, nv, given));
+        return vocabulary::bytes;
+    }
+    const bool gpt2_sized = N_V == 50257 || N_V == 50304;
+    if (gpt2 && gpt2_sized && N_V < gpt2->vocab_size())
+        throw std::runtime_error(fmt::format("{} has {} but {}", path, nv, given));
+    if (gpt2_sized)
+        return vocabulary::gpt2;
+    if (gpt2)
+        throw std::runtime_error(fmt::format(
+            "{} has {} but {} (50304 as nanoGPT pads it): the model has another vocabulary", path,
+            nv, given));
+    throw std::runtime_error(fmt::format(
+        "{} has {}, the vocabulary of no tokenizer here: GPT-2's 50257 tokens (nanoGPT pads them "
+        "to 50304; give --gpt2-vocab encoder.json --gpt2-merges vocab.bpe), typeformer's 259 "
+        "bytes, or the characters a converted nanoGPT file carries (a character model: "
+        "`typeformer_torch.py from-nanogpt ckpt.pt out.safetensors --meta meta.pkl`)",
+        path, nv));
 }
 
 // A GPT from Hugging Face's or nanoGPT's files: the preset its configuration matches, imported
-// (and checked) by io/import.hpp. No preset: the file's configuration and the presets.
+// (and checked) by io/import.hpp, with the tokenizer of its vocabulary. No preset: the file's
+// configuration and the presets.
 int generate_gpt(const tf::tools::generate_cli& o) {
     const bool hf = !o.hf_gpt2.empty();
     const std::string& path = hf ? o.hf_gpt2 : o.nanogpt;
@@ -121,21 +167,41 @@ int generate_gpt(const tf::tools::generate_cli& o) {
     const auto layout = hf ? tf::io::gpt_layout::hf_gpt2 : tf::io::gpt_layout::nanogpt;
     const tf::io::import_options opt{.config = o.config, .accept_no_config = o.accept_no_config};
     const auto file = tf::tools::read_gpt_file_config(path, layout, opt);
+    std::optional<tf::tokenize::gpt2> gpt2;
+    if (!o.gpt2_vocab.empty())
+        gpt2 = tf::tokenize::gpt2::load(o.gpt2_vocab, o.gpt2_merges);
+    const vocabulary kind = file_vocabulary(path, file, gpt2);
+    if (kind == vocabulary::gpt2 && !gpt2)
+        throw std::runtime_error(
+            "this model's vocabulary is GPT-2's: give --gpt2-vocab encoder.json and "
+            "--gpt2-merges vocab.bpe");
     int rc = -1;
     std::string presets;
     tf::tools::for_each_gpt_preset([&]<class Model, class Tokenizer>(std::string_view name) {
         presets += fmt::format("\n  {}: {}", name, tf::tools::describe<Model>());
-        if (rc != -1 || !tf::tools::gpt_preset_matches<Model>(file.config, file.has_biases))
+        if (rc != -1 || vocabulary_of<Tokenizer> != kind ||
+            !tf::tools::gpt_preset_matches<Model>(file.config, file.has_biases))
             return;
-        const auto tokenizer =
-            tf::tokenize::for_model<Model>(gpt_tokenizer<Tokenizer>(o, Model::traits::N_V::size));
+        constexpr std::size_t N_V = Model::traits::N_V::size;
+        const auto tokenizer = tf::tokenize::for_model<Model>([&]() -> Tokenizer {
+            if constexpr (std::is_same_v<Tokenizer, tf::tools::padded_gpt2>)
+                return {*gpt2, N_V};
+            else if constexpr (vocabulary_of<Tokenizer> == vocabulary::gpt2)
+                return *gpt2;
+            else if constexpr (vocabulary_of<Tokenizer> == vocabulary::characters)
+                return *file.vocabulary;
+            else
+                return {};
+        }());
+        (void)tokenizer.encode(o.prompt);  // a prompt the vocabulary cannot encode: before the
+                                           // weights are read
         auto m = std::make_unique<Model>();
         if (hf)
             tf::io::import_hf_gpt2(*m, path, opt);
         else if constexpr (Model::traits::gelu == tf::gelu_kind::erf)  // nanoGPT's nn.GELU()
             tf::io::import_nanogpt(*m, path, opt);
         fmt::print(stderr, "{}: {}\n", name, tf::tools::describe<Model>());
-        if constexpr (std::is_same_v<Tokenizer, tf::tokenize::byte_level>) {
+        if constexpr (vocabulary_of<Tokenizer> != vocabulary::gpt2) {
             rc = generate(*m, tokenizer, o, {});
         } else {
             const tf::token eot = tokenizer.tokenizer().eot();

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -49,7 +50,11 @@ std::string matching_presets(const tio::signature& sig, const tf::tools::gpt_fil
     tf::tools::for_each_gpt_preset([&]<class Model, class Tokenizer>(std::string_view name) {
         if (gpt ? tf::tools::gpt_preset_matches<Model>(gpt->config, gpt->has_biases)
                 : tio::first_difference(sig, tio::signature_of<Model>()).empty())
-            out += fmt::format("\n  typeformer-generate --hf-gpt2 / --nanogpt: {}", name);
+            out += fmt::format(
+                "\n  typeformer-generate --hf-gpt2 / --nanogpt: {}{}", name,
+                std::is_same_v<Tokenizer, tf::tokenize::characters> && !(gpt && gpt->vocabulary)
+                    ? " (needs its character vocabulary: from-nanogpt --meta meta.pkl)"
+                    : "");
     });
     return out.empty() ? "\n  none" : out;
 }
@@ -125,6 +130,9 @@ int inspect(const tf::tools::inspect_cli& o) {
     fmt::print("{}: {} ({} tensors, {} parameters)\n", o.file, kind, header.tensors.size(),
                grouped(parameters));
     fmt::print("model: {}\n", tio::describe(sig));
+    if (gpt && gpt->vocabulary)
+        fmt::print("vocabulary: {} characters ({}, from its meta.pkl)\n",
+                   gpt->vocabulary->vocab_size(), tio::nanogpt_vocabulary_key);
     fmt::print("from: {}\n", note);
     fmt::print("read it with: {}\n\n", call);
     fmt::print("{}\n", tio::config_struct(sig, "cfg"));

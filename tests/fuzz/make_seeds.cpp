@@ -33,6 +33,9 @@ int main() {
     put("corpus/tokenize/round_trip", std::string(1, '\3') + "The lazy dog's 12 naps, 日本語!");
     put("corpus/tokenize/gpt2_merges",
         std::string(1, '\4') + "t h\nth e\n\u0120 t\n\u0120t he\r\ne r\n\u0120 the\n");
+    put("corpus/tokenize/characters", std::string(1, '\5') +
+                                          R"(["\n", " ", "!", "R", "e", "m", "o", "é", "\u00c0"])" +
+                                          std::string(1, '\0') + "Roméo!\nÀ");
     // cli_fuzz.cpp: byte 0 selects the tool (6: token ids), then its arguments split at NUL
     std::filesystem::create_directories("corpus/cli");
     auto args = [&](const std::string& name, char tool, std::initializer_list<std::string> a) {

@@ -16,23 +16,25 @@ under test). Files are written and read with this file's own safetensors code (s
       dir/model.safetensors (the hub's names; GPT2LMHeadModel's with lm_head when untied) and
       dir/config.json, and the logits.
   gpt_ref.py nanogpt-resume <ckpt.pt> <out.pt> <logits_before.tfx> <logits_after.tfx> <token>...
-      what train.py does with init_from='resume': a GPT from ckpt['model_args'], strict
-      load_state_dict, AdamW of configure_optimizers' groups with load_state_dict(ckpt['optimizer']);
-      the logits; one AdamW step on the tokens' cross-entropy; train.py's checkpoint of it; the
-      logits after the step.
+      what train.py does with init_from='resume' and the options of the checkpoint's config as
+      its flags: a GPT from ckpt['model_args'], strict load_state_dict, AdamW of
+      configure_optimizers' groups with load_state_dict(ckpt['optimizer']); the logits; one
+      iteration on the tokens' cross-entropy (get_lr's learning rate, grad_clip); train.py's
+      checkpoint of it; the logits after the step.
   gpt_ref.py hf-check <dir> <logits.tfx> <token>...
       GPT2LMHeadModel from dir/config.json, its state dict loaded from dir/model.safetensors as
       from_pretrained does (only the attention-mask buffers may be missing); the logits.
   gpt_ref.py nan <in.safetensors> <out.safetensors> <tensor>
       a copy with one NaN in the tensor.
+  gpt_ref.py char-ckpt <text> <root> <dataset> <n_layer> <n_head> <n_embd> <block> <seed> <ids.tfx> <logits.tfx>
+      a character-level model as nanoGPT's shakespeare_char makes one: root/data/<dataset>/
+      meta.pkl (prepare.py), root/out-<dataset>/ckpt.pt (bias=False), the text's ids, logits.
+(jobs.py runs these in one process: run(argv).)
 
-At GPT-2 small's size (N_V 50257, 1024 positions, 12 layers, 12 heads, d_e 768), for
-typeformer-generate --hf-gpt2 (tools/hf_gpt2_test.cmake):
-  gpt_ref.py hf-small-write <seed> <weights.safetensors>      (and config.json beside it)
-  gpt_ref.py hf-small-check <seed> <prompt ids, comma separated> <generated ids, comma separated>
-      Rebuilds the same random model, decodes greedily from the prompt in float64 and exits
-      non-zero when the generated ids differ, up to the first step whose two best logits are
-      closer than 1e-3 (there float32 may legitimately choose the other).
+At GPT-2 small's size (N_V 50257, 1024 positions, 12 layers, 12 heads, d_e 768):
+gpt2_small(seed), for tools/gpt2_presets_test.py. For nanoGPT's character models:
+prepare_char (data/shakespeare_char/prepare.py), char_ckpt, greedy (float64 decoding), for
+tools/gpt_import_test.py.
 """
 import json
 import math
@@ -346,7 +348,24 @@ def hf(argv):
     oracle.write(out, {"logits": logits_of(model, tokens)})
 
 
+# train.py's defaults, for what a checkpoint's config leaves out
+TRAIN_PY = {"learning_rate": 6e-4, "weight_decay": 1e-1, "beta1": 0.9, "beta2": 0.95,
+            "grad_clip": 1.0, "decay_lr": True, "warmup_iters": 2000, "lr_decay_iters": 600000,
+            "min_lr": 6e-5}
+
+
+def get_lr(it, c):  # train.py's
+    if it < c["warmup_iters"]:
+        return c["learning_rate"] * (it + 1) / (c["warmup_iters"] + 1)
+    if it > c["lr_decay_iters"]:
+        return c["min_lr"]
+    decay_ratio = (it - c["warmup_iters"]) / (c["lr_decay_iters"] - c["warmup_iters"])
+    coeff = 0.5 * (1.0 + math.cos(math.pi * decay_ratio))
+    return c["min_lr"] + coeff * (c["learning_rate"] - c["min_lr"])
+
+
 def nanogpt_resume(argv):
+    """train.py with init_from='resume' and the flags of the checkpoint's config, one iteration."""
     path, out_path, before, after = argv[:4]
     tokens = [int(t) for t in argv[4:]]
     ckpt = torch.load(path, map_location="cpu")
@@ -358,17 +377,26 @@ def nanogpt_resume(argv):
         if k.startswith("_orig_mod."):
             sd[k[len("_orig_mod."):]] = sd.pop(k)
     model.load_state_dict(sd)  # strict, as train.py
-    opt = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95))
+    cfg = dict(TRAIN_PY)
+    cfg.update({k: v for k, v in ckpt.get("config", {}).items() if k in TRAIN_PY})
+    iter_num = ckpt["iter_num"]
+    opt = model.configure_optimizers(cfg["weight_decay"], cfg["learning_rate"],
+                                     (cfg["beta1"], cfg["beta2"]))
     opt.load_state_dict(ckpt["optimizer"])
     oracle.write(before, {"logits": logits_of(model, tokens)})
     model = model.float()
+    lr = get_lr(iter_num, cfg) if cfg["decay_lr"] else cfg["learning_rate"]
+    for g in opt.param_groups:
+        g["lr"] = lr
     x = torch.tensor([tokens])
     logits = model(x[:, :-1])
     loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), x[:, 1:].reshape(-1))
     loss.backward()
+    if cfg["grad_clip"] != 0.0:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg["grad_clip"])
     opt.step()
     torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(),
-                "model_args": ckpt["model_args"], "iter_num": ckpt["iter_num"] + 1,
+                "model_args": ckpt["model_args"], "iter_num": iter_num + 1,
                 "best_val_loss": ckpt["best_val_loss"], "config": ckpt.get("config", {})}, out_path)
     oracle.write(after, {"logits": logits_of(model, tokens)})
 
@@ -409,44 +437,80 @@ def gpt2_small(seed):
     return model, c
 
 
-def hf_small(argv):
-    if argv[0] == "hf-small-write":
-        model, c = gpt2_small(int(argv[1]))
-        sd = {k[len("transformer."):]: v for k, v in model.state_dict().items()
-              if k.startswith("transformer.") and not k.endswith("masked_bias")}
-        write_safetensors(argv[2], sd)
-        with open(os.path.join(os.path.dirname(os.path.abspath(argv[2])), "config.json"), "w") as f:
-            json.dump({"model_type": "gpt2", "vocab_size": 50257, "n_positions": 1024, "n_ctx": 1024,
-                       "n_embd": 768, "n_layer": 12, "n_head": 12, "activation_function": "gelu_new",
-                       "layer_norm_epsilon": 1e-05}, f)
-        return
-    model = gpt2_small(int(argv[1]))[0].double()
-    ids = [int(t) for t in argv[2].split(",")]
-    got = [int(t) for t in argv[3].split(",")] if argv[3] else []
-    if not got:
-        sys.exit("gpt_ref: no generated ids to check")
+# ---- character-level models (nanoGPT's data/shakespeare_char) ----
+def prepare_char(data, meta_path):
+    """data/shakespeare_char/prepare.py's vocabulary and meta.pkl, as it writes them."""
+    import pickle
+    chars = sorted(list(set(data)))
+    vocab_size = len(chars)
+    stoi = {ch: i for i, ch in enumerate(chars)}
+    itos = {i: ch for i, ch in enumerate(chars)}
+    os.makedirs(os.path.dirname(os.path.abspath(meta_path)), exist_ok=True)
+    with open(meta_path, "wb") as f:
+        pickle.dump({"vocab_size": vocab_size, "itos": itos, "stoi": stoi}, f)
+    return stoi, itos
+
+
+def char_ckpt(path, c, seed, dataset, compiled=True):
+    """train.py's ckpt.pt of a random character-level GPT (bias=False, train.py's default)."""
+    torch.manual_seed(seed)
+    model = GPT(c)
+    random_weights(model)
+    sd = model.state_dict()
+    if compiled:
+        sd = {"_orig_mod." + k: v for k, v in sd.items()}
+    model_args = dict(n_layer=c.n_layer, n_head=c.n_head, n_embd=c.n_embd, block_size=c.block_size,
+                      bias=c.bias, vocab_size=c.vocab_size, dropout=c.dropout)
+    opt = model.configure_optimizers(0.1, 1e-3, (0.9, 0.99))
+    torch.save({"model": sd, "optimizer": opt.state_dict(), "model_args": model_args,
+                "iter_num": 5000, "best_val_loss": torch.tensor(1.47),
+                "config": {"dataset": dataset, "batch_size": 64, "block_size": c.block_size}}, path)
+    return model
+
+
+def greedy(model, ids, n, near_tie=1e-3):
+    """Greedy decoding in float64 from ids (a sliding window past block_size is not needed
+    here): the n next ids, or fewer up to the first step whose two best logits are closer than
+    near_tie (where float32 may legitimately choose the other). -> (ids, complete)."""
+    model = model.double()
+    ids, out = list(ids), []
     with torch.no_grad():
-        for i, g in enumerate(got):
+        for _ in range(n):
             logits = model(torch.tensor([ids]))[0, -1]
             top2 = torch.topk(logits, 2)
-            want = int(top2.indices[0])
-            if want != g:
-                if float(top2.values[0] - top2.values[1]) < 1e-3:
-                    print("gpt_ref: step %d is a near tie (%g); checked %d tokens" % (i, float(top2.values[0] - top2.values[1]), i))
-                    return
-                sys.exit("gpt_ref: step %d generated %d, greedy float64 decoding gives %d (logits %g vs %g)"
-                         % (i, g, want, float(logits[g]), float(logits[want])))
-            ids.append(want)
-    print("gpt_ref: %d greedy tokens equal" % len(got))
+            if float(top2.values[0] - top2.values[1]) < near_tie:
+                return out, False
+            out.append(int(top2.indices[0]))
+            ids.append(out[-1])
+    return out, True
 
 
-def main():
-    cmd, argv = sys.argv[1], sys.argv[2:]
-    if cmd.startswith("hf-small-"):
-        return hf_small(sys.argv[1:])
+def char_ckpt_cmd(argv):
+    """char-ckpt <text file> <nanoGPT root> <dataset> <n_layer> <n_head> <n_embd> <block_size>
+    <seed> <ids.tfx> <logits.tfx>: root/data/<dataset>/meta.pkl made from the text as prepare.py
+    makes it, root/out-<dataset>/ckpt.pt of a random GPT over its characters, the text's ids
+    ([stoi[c] for c in text]) and the float64 logits of the first block_size of them."""
+    text_path, root, dataset = argv[:3]
+    n_layer, n_head, n_embd, block, seed = (int(a) for a in argv[3:8])
+    ids_out, logits_out = argv[8:10]
+    with open(text_path, encoding="utf-8") as f:
+        data = f.read()
+    stoi, itos = prepare_char(data, os.path.join(root, "data", dataset, "meta.pkl"))
+    c = GPTConfig(block_size=block, vocab_size=len(stoi), n_layer=n_layer, n_head=n_head,
+                  n_embd=n_embd, bias=False)
+    out_dir = os.path.join(root, "out-" + dataset)
+    os.makedirs(out_dir, exist_ok=True)
+    model = char_ckpt(os.path.join(out_dir, "ckpt.pt"), c, seed, dataset)
+    ids = [stoi[ch] for ch in data]
+    oracle.write(ids_out, {"ids": ids})
+    oracle.write(logits_out, {"logits": logits_of(model, ids[:block])})
+
+
+def run(argv):
+    cmd, argv = argv[0], argv[1:]
     {"nanogpt-ckpt": nanogpt_ckpt, "hf": hf, "nanogpt-resume": nanogpt_resume,
-     "hf-check": hf_check, "nan": nan}[cmd](argv)
+     "hf-check": hf_check, "nan": nan, "char-ckpt": char_ckpt_cmd}[cmd](argv)
 
 
 if __name__ == "__main__":
-    main()
+    run(sys.argv[1:])

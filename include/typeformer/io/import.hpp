@@ -6,6 +6,8 @@
 //   try_import_nanogpt / try_import_hf_gpt2   the same without exceptions → result{code, message}
 //   read_gpt_config(path, layout, options, config)   what the file says about its model (for
 //                                             typeformer-inspect)
+//   nanogpt_vocabulary(path)                  a character model's vocabulary (nanoGPT's meta.pkl,
+//                                             kept by from-nanogpt) as tokenize::characters
 //
 // The file is read by the loader's own reader (safetensors.hpp: the same header checks, messages,
 // statuses and NaN policy as tf::load), and the import is all-or-nothing like load: every tensor
@@ -61,12 +63,17 @@
 
 #include "../models/dtransformer.hpp"
 #include "../params.hpp"
+#include "../tokenize/characters.hpp"
 #include "json.hpp"
 #include "safetensors.hpp"
 
 namespace typeformer::io {
 
 enum class gpt_layout { nanogpt, hf_gpt2 };
+
+// The metadata entry of a converted nanoGPT file that holds its character vocabulary: a JSON
+// array of the characters of ids 0, 1, … (meta.pkl's itos), read by nanogpt_vocabulary.
+inline constexpr std::string_view nanogpt_vocabulary_key = "nanogpt.vocabulary";
 
 constexpr std::string_view layout_name(gpt_layout k) noexcept {
     return k == gpt_layout::nanogpt ? "nanoGPT" : "Hugging Face GPT-2";
@@ -683,6 +690,29 @@ template <class Model>
     }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
+namespace detail {
+inline std::optional<tokenize::characters> nanogpt_vocabulary_of(const metadata& md,
+                                                                 std::string_view src) {
+    for (const auto& [k, v] : md)
+        if (k == nanogpt_vocabulary_key)
+            return tokenize::characters::from_json(
+                v, fmt::format("{}'s {}", src, nanogpt_vocabulary_key));
+    return std::nullopt;
+}
+}  // namespace detail
+
+// nanoGPT's character vocabulary (meta.pkl's itos) that `typeformer_torch.py from-nanogpt`
+// keeps in a converted file's metadata (nanogpt_vocabulary_key) as a tokenizer; std::nullopt when
+// the file has none (a GPT-2-vocabulary model, or one converted without its meta.pkl). io::error
+// when the file cannot be read, std::invalid_argument naming the file when the vocabulary is
+// malformed.
+inline std::optional<tokenize::characters> nanogpt_vocabulary(const std::filesystem::path& path) {
+    metadata md;
+    if (auto r = try_read_metadata(path, md); !r)
+        throw error(r.code, r.message);
+    return detail::nanogpt_vocabulary_of(md, detail::printable(path.string()));
+}
+
 template <class Model>
     requires detail::is_dtransformer<Model>
 void import_nanogpt(Model& model, const std::filesystem::path& path,
