@@ -64,5 +64,9 @@ def train(argv):
     dist.destroy_process_group()
 
 
+def run(argv):
+    {"launch": launch, "train": train}[argv[0]](argv[1:])
+
+
 if __name__ == "__main__":
-    {"launch": launch, "train": train}[sys.argv[1]](sys.argv[2:])
+    run(sys.argv[1:])

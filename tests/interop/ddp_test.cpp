@@ -27,24 +27,36 @@ struct cfg {  // tanh GELU and another ε: the bridge must take both from the fi
 };
 using model = tf::DTransformer<float, cfg>;
 
-TEST(DDP, TwoRanksOnLocalhostEqualOneProcessOnTheGlobalBatch) {
-    const std::vector<std::vector<tf::token>> batch = {
-        {1, 5, 19, 0, 7, 7, 3}, {4, 2, 11, 9, 16}, {0, 1, 2, 3, 4, 5, 6, 7}, {18, 3, 3, 12}};
-    constexpr int steps = 3;
-    constexpr float eta = 0.01f;
+const std::vector<std::vector<tf::token>> batch = {
+    {1, 5, 19, 0, 7, 7, 3}, {4, 2, 11, 9, 16}, {0, 1, 2, 3, 4, 5, 6, 7}, {18, 3, 3, 12}};
+constexpr int steps = 3;
+constexpr float eta = 0.01f;
+
+std::unique_ptr<model> start() {
     auto m = std::make_unique<model>();
     interop::randomise(*m, 21);
-    const auto start = std::make_unique<model>(*m);
+    return m;
+}
+
+void setup(interop::python_jobs& jobs) {
     const std::string init = interop::scratch("ddp_init.safetensors");
-    const std::string out = interop::scratch("ddp_out.safetensors");
-    tf::save(*m, init);
-    std::string args = "launch " + init + " " + out + " " + std::to_string(steps) + " 0.01";
+    tf::save(*start(), init);
+    std::string args = "ddp_ref launch " + init + " " + interop::scratch("ddp_out.safetensors") +
+                       " " + std::to_string(steps) + " 0.01";
     for (const auto& s : batch) {
         args += ' ';
         for (std::size_t i = 0; i < s.size(); ++i)
             args += (i ? "," : "") + std::to_string(s[i]);
     }
-    interop::python("ddp_ref.py", args);
+    jobs(args);
+}
+const bool registered = interop::python_setup(&setup);
+
+TEST(DDP, TwoRanksOnLocalhostEqualOneProcessOnTheGlobalBatch) {
+    interop::use_python_setup();
+    auto m = start();
+    const auto first = start();
+    const std::string out = interop::scratch("ddp_out.safetensors");
 
     // typeformer alone: the gradient of the batch's summed loss, one SGD step at a time
     auto grads = std::make_unique<model>();
@@ -71,7 +83,7 @@ TEST(DDP, TwoRanksOnLocalhostEqualOneProcessOnTheGlobalBatch) {
         });
     EXPECT_EQ(bad, 0);
     EXPECT_EQ(compared, tf::parameter_count<model>);
-    EXPECT_FALSE(tf::bit_equal(*ddp, *start));  // the steps moved it
+    EXPECT_FALSE(tf::bit_equal(*ddp, *first));  // the steps moved it
 }
 
 }  // namespace

@@ -7,8 +7,10 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <typeformer/io/import.hpp>
@@ -19,7 +21,6 @@
 namespace tf = typeformer;
 namespace tio = typeformer::io;
 using interop::contains;
-using interop::python;
 using interop::scratch;
 
 namespace {
@@ -80,25 +81,56 @@ auto make_model() {
     return m;
 }
 
-// train.py's ckpt.pt (gpt_ref.py) → `typeformer_torch.py from-nanogpt` → <name>.safetensors;
-// returns PyTorch's logits.
-std::vector<double> nanogpt_file(const std::string& name, bool bias, bool compiled, bool tied,
-                                 int n_head = 2) {
-    const std::string ckpt = scratch(name + ".pt"), logits = scratch(name + ".tfx");
-    python("gpt_ref.py", "nanogpt-ckpt " + std::string(bias ? "1 " : "0 ") + "7 " +
-                             (compiled ? "1 " : "0 ") + (tied ? "1 " : "0 ") + ckpt + " " + logits +
-                             " " + std::to_string(n_head) + interop::ids(prompt));
-    python("bridge", "from-nanogpt " + ckpt + " " + scratch(name + ".safetensors"));
-    return interop::logits_file(logits);
+// The text of the character-level model: nanoGPT's prepare.py makes its vocabulary (sorted(set(
+// text)), 27 characters, four of them not ASCII) and the model's N_V is that size.
+const std::string char_text = "Où es-tu, Roméo? À la fenêtre, sous la lune.\nRoméo: ici!\n";
+struct char_cfg {  // bias=False, like train.py's default
+    static constexpr std::size_t N_V = 27, l_max = 32, L = 2, H = 2, d_e = 16, d_mlp = 64,
+                                 d_attn = 8, d_mid = 8;
+    static constexpr bool tied = true;
+};
+
+// The Python side of these tests (one process for the binary: interop.hpp): train.py-style
+// ckpt.pt files (gpt_ref.py) → `typeformer_torch.py from-nanogpt` → <name>.safetensors, with
+// PyTorch's logits in <name>.tfx; Hugging Face folders with theirs; a copy with a NaN; a
+// character-level model with its meta.pkl where nanoGPT keeps it.
+void setup(interop::python_jobs& jobs) {
+    const std::string p = interop::ids(prompt);
+    for (const auto& [name, bias, compiled, tied, n_head] :
+         {std::tuple{"nano_compiled", 1, 1, 1, 2}, std::tuple{"nano_nobias", 0, 0, 1, 2},
+          std::tuple{"nano_untied", 1, 1, 0, 2}}) {
+        const std::string n = name;
+        jobs(fmt::format("gpt_ref nanogpt-ckpt {} 7 {} {} {} {} {}{}", bias, compiled, tied,
+                         scratch(n + ".pt"), scratch(n + ".tfx"), n_head, p));
+        jobs("bridge from-nanogpt " + scratch(n + ".pt") + " " + scratch(n + ".safetensors"));
+    }
+    jobs("gpt_ref hf 7 " + scratch("hf") + " " + scratch("hf.tfx") + " gelu_new 1e-5 1" + p);
+    jobs("gpt_ref hf 7 " + scratch("hf_erf") + " " + scratch("hf_erf.tfx") + " gelu 1e-6 0" + p);
+    jobs("gpt_ref nan " + scratch("hf/model.safetensors") + " " + scratch("hf/nan.safetensors") +
+         " h.1.mlp.c_fc.weight");
+    std::ofstream(scratch("chars.txt"), std::ios::binary) << char_text;
+    std::filesystem::remove_all(scratch("nanogpt"));
+    jobs(fmt::format("gpt_ref char-ckpt {} {} chars_test 2 2 16 32 3 {} {}", scratch("chars.txt"),
+                     scratch("nanogpt"), scratch("chars_ids.tfx"), scratch("chars.tfx")));
+    // from nanoGPT's out_dir, its meta.pkl found as sample.py finds it (data/<dataset>/)
+    jobs("bridge from-nanogpt " + scratch("nanogpt/out-chars_test/ckpt.pt") + " " +
+         scratch("chars.safetensors"));
+}
+const bool registered = interop::python_setup(&setup);
+
+std::vector<double> logits(const std::string& name) {
+    interop::use_python_setup();
+    return interop::logits_file(scratch(name + ".tfx"));
 }
 
-// Hugging Face's model.safetensors + config.json in the folder <name>; PyTorch's logits.
-std::vector<double> hf_files(const std::string& name, const std::string& activation = "gelu_new",
-                             const std::string& eps = "1e-5", bool tied = true) {
-    const std::string dir = scratch(name), logits = scratch(name + ".tfx");
-    python("gpt_ref.py", "hf 7 " + dir + " " + logits + " " + activation + " " + eps +
-                             (tied ? " 1" : " 0") + interop::ids(prompt));
-    return interop::logits_file(logits);
+// A copy of hf/model.safetensors in a folder of its own, without config.json.
+std::string bare_copy(const std::string& folder) {
+    interop::use_python_setup();
+    std::filesystem::create_directories(scratch(folder));
+    const std::string bare = scratch(folder + "/model.safetensors");
+    std::filesystem::copy_file(scratch("hf/model.safetensors"), bare,
+                               std::filesystem::copy_options::overwrite_existing);
+    return bare;
 }
 
 // A refused import: the status, the message, and the model bit-identical.
@@ -122,7 +154,8 @@ TEST(Import, NanoGptCheckpointsFromTrainPyConvertAndMatchPyTorch) {
          {std::tuple{"nano_compiled", true, true, true},
           std::tuple{"nano_nobias", false, false, true},
           std::tuple{"nano_untied", true, true, false}}) {
-        const auto ref = nanogpt_file(name, bias, compiled, tied);
+        (void)bias, (void)compiled;
+        const auto ref = logits(name);
         const std::string file = scratch(std::string(name) + ".safetensors");
         if (tied) {
             auto m = make_model<nano_cfg>();  // init leaves nonzero γ; β, b are zeroed if absent
@@ -148,13 +181,13 @@ TEST(Import, NanoGptCheckpointsFromTrainPyConvertAndMatchPyTorch) {
 }
 
 TEST(Import, HuggingFaceGpt2WithItsConfigMatchesPyTorch) {
-    const auto ref = hf_files("hf");
+    const auto ref = logits("hf");
     auto m = make_model<hf_cfg>();
     tio::import_hf_gpt2(*m, scratch("hf/model.safetensors"));  // config.json beside it
     interop::expect_logits(*m, prompt, ref, "gelu_new, tied");
 
     // GPT2LMHeadModel's names with an untied lm_head; the exact GELU; another ε
-    const auto ref2 = hf_files("hf_erf", "gelu", "1e-6", false);
+    const auto ref2 = logits("hf_erf");
     auto e = make_model<hf_erf_untied_cfg>();
     tio::import_hf_gpt2(*e, scratch("hf_erf/model.safetensors"));
     interop::expect_logits(*e, prompt, ref2, "gelu, eps 1e-6, untied");
@@ -175,9 +208,9 @@ TEST(Import, HuggingFaceGpt2WithItsConfigMatchesPyTorch) {
 
 TEST(Import, AWrongHeadCountIsRefusedWithTheDifferenceNamed) {
     // H = 4, d_attn = 4 has every tensor shape of H = 2, d_attn = 8: only the config can tell
-    nanogpt_file("nano_h2", true, true, true);
+    interop::use_python_setup();
     auto m = make_model<four_heads_cfg>();
-    auto r = refused<false>(*m, scratch("nano_h2.safetensors"));
+    auto r = refused<false>(*m, scratch("nano_compiled.safetensors"));
     EXPECT_EQ(r.code, tio::status::signature_mismatch);
     EXPECT_TRUE(contains(r.message, "H: file 2, model 4 (model_args' n_head)")) << r.message;
 
@@ -187,10 +220,7 @@ TEST(Import, AWrongHeadCountIsRefusedWithTheDifferenceNamed) {
     EXPECT_TRUE(contains(r.message, "config.json's n_head")) << r.message;
 
     // a file that says nothing (model.safetensors without its config.json) is refused ...
-    const std::string bare = scratch("hf_bare/model.safetensors");
-    std::filesystem::create_directories(scratch("hf_bare"));
-    std::filesystem::copy_file(scratch("hf/model.safetensors"), bare,
-                               std::filesystem::copy_options::overwrite_existing);
+    const std::string bare = bare_copy("hf_bare");
     r = refused<true>(*h, bare);
     EXPECT_EQ(r.code, tio::status::unchecked_signature);
     EXPECT_TRUE(contains(r.message, "no config.json beside it")) << r.message;
@@ -205,8 +235,7 @@ TEST(Import, AWrongHeadCountIsRefusedWithTheDifferenceNamed) {
 }
 
 TEST(Import, NonFiniteWeightsAreRefusedAsByLoad) {
-    python("gpt_ref.py", "nan " + scratch("hf/model.safetensors") + " " +
-                             scratch("hf/nan.safetensors") + " h.1.mlp.c_fc.weight");
+    interop::use_python_setup();
     auto m = make_model<hf_cfg>();
     const auto r = refused<true>(*m, scratch("hf/nan.safetensors"));
     EXPECT_EQ(r.code, tio::status::non_finite);
@@ -218,6 +247,7 @@ TEST(Import, NonFiniteWeightsAreRefusedAsByLoad) {
 }
 
 TEST(Import, MismatchesNameTheTensorAndBothShapes) {
+    interop::use_python_setup();
     const std::string nano = scratch("nano_compiled.safetensors");
     auto v = make_model<wrong_vocab_cfg>();  // model_args says vocab_size 50 first
     EXPECT_TRUE(contains(refused<false>(*v, nano).message, "N_V: file 50, model 51")) << "";
@@ -226,7 +256,7 @@ TEST(Import, MismatchesNameTheTensorAndBothShapes) {
 
     // without a config, the tensors' shapes
     auto hv = make_model<hf_vocab>();
-    const std::string bare = scratch("hf_bare/model.safetensors");
+    const std::string bare = bare_copy("hf_bare_shapes");
     const std::string msg = refused<true>(*hv, bare, {.accept_no_config = true}).message;
     EXPECT_TRUE(contains(msg, "'wte.weight' has shape [50, 16]")) << msg;
     EXPECT_TRUE(contains(msg, "needs [51, 16]")) << msg;
@@ -245,7 +275,54 @@ TEST(Import, MismatchesNameTheTensorAndBothShapes) {
     EXPECT_THROW(tio::import_nanogpt(*v, scratch("no_such_file.safetensors")), tio::error);
 }
 
+TEST(Import, ANanoGptCharacterModelCarriesItsVocabulary) {
+    const auto ref = logits("chars");
+    const std::string file = scratch("chars.safetensors");
+    const auto vocabulary = tio::nanogpt_vocabulary(file);  // meta.pkl's itos, kept by the bridge
+    ASSERT_TRUE(vocabulary.has_value());
+    ASSERT_EQ(vocabulary->vocab_size(), char_cfg::N_V);
+    // prepare.py's encoding: [stoi[c] for c in text], one id per character, é and À included
+    std::vector<tf::token> want;
+    const auto python_ids = tf::testing::read_bundle(scratch("chars_ids.tfx"));
+    for (const double id : python_ids.at("ids").data)
+        want.push_back(static_cast<tf::token>(id));
+    const std::vector<tf::token> ids = vocabulary->encode(char_text);
+    EXPECT_EQ(ids, want);
+    EXPECT_EQ(vocabulary->decode(ids), char_text);
+    auto m = make_model<char_cfg>();
+    tio::import_nanogpt(*m, file);  // bias=False: zeros
+    const std::vector<tf::token> x(want.begin(), want.begin() + char_cfg::l_max);
+    interop::expect_logits(*m, x, ref, "character model");
+
+    // what is not in the vocabulary says so
+    auto message = [&](auto&& f) {
+        try {
+            f();
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    std::string e = message([&] { (void)vocabulary->encode("Roméo!Z"); });
+    EXPECT_TRUE(contains(e, "character 6 ('Z') is not in this vocabulary of 27")) << e;
+    e = message([&] { (void)vocabulary->encode("ici\xff"); });
+    EXPECT_TRUE(contains(e, "byte 3 of the text is not UTF-8")) << e;
+    e = message([&] { (void)vocabulary->piece(27); });
+    EXPECT_TRUE(contains(e, "token 27 is not in the vocabulary (N_V = 27)")) << e;
+    e = message([&] { tf::tokenize::characters::from_json(R"(["a", "bc"])", "v"); });
+    EXPECT_TRUE(contains(e, "v: characters: entry 1 ('bc') is not one character")) << e;
+    e = message([&] { tf::tokenize::characters::from_json(R"(["a", "\n", "a"])", "v"); });
+    EXPECT_TRUE(contains(e, "entry 2 ('a') repeats entry 0")) << e;
+    e = message([&] { tf::tokenize::characters::from_json(R"(["a", 3])", "v"); });
+    EXPECT_TRUE(contains(e, "v: expected a string (one character)")) << e;
+    e = message([&] { tf::tokenize::characters::from_json("[]", "v"); });
+    EXPECT_TRUE(contains(e, "the vocabulary is empty")) << e;
+    // a GPT-2-vocabulary file carries none
+    EXPECT_FALSE(tio::nanogpt_vocabulary(scratch("nano_compiled.safetensors")).has_value());
+}
+
 TEST(Import, EachReaderNamesTheOneThatReadsTheFile) {
+    interop::use_python_setup();
     auto m = make_model<nano_cfg>();
     // tf::load of a nanoGPT or HF file: the importer to use
     auto r = tio::try_load(*m, scratch("nano_compiled.safetensors"));

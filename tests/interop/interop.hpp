@@ -1,9 +1,12 @@
-// What the interop tests share: scratch paths, running the Python side (TYPEFORMER_PYTHON: the
-// reference GPTs of gpt_ref.py and the bridge tools/typeformer_torch.py), comparing logits.
+// What the interop tests share: scratch paths, the Python side (TYPEFORMER_PYTHON: the reference
+// GPTs of gpt_ref.py and the bridge tools/typeformer_torch.py, one process per binary), comparing
+// logits.
 #pragma once
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -29,23 +32,85 @@ inline std::string scratch(const std::string& name) {
     return path;
 }
 
-// `/usr/bin/python3 <script> args…` where script is gpt_ref.py (this folder) or "bridge"
-// (tools/typeformer_torch.py); throws with the command when it fails.
-inline void python(const std::string& script, const std::string& args) {
-    std::string cmd = tf::testing::path_string(TYPEFORMER_PYTHON);
-    cmd += ' ';
-    if (script == "bridge") {
-        cmd += tf::testing::path_string(TYPEFORMER_TESTS_DIR);
-        cmd += "/../tools/typeformer_torch.py";
-    } else {
-        cmd += tf::testing::path_string(TYPEFORMER_TEST_SOURCE_DIR);
-        cmd += '/';
-        cmd += script;
+// The Python side of test_interop runs in one process for the whole binary (jobs.py: torch is
+// imported once, not once per command). Each test file writes the inputs of its tests and lists
+// their commands in a setup function, registered with python_setup; the test
+// PythonOracle.RunsOnceForTheBinary (ctest's FIXTURES_SETUP for every other test of the binary)
+// runs them all, and each test calls use_python_setup() first, which runs them itself when the
+// binary is run by hand (no stamp newer than the binary).
+class python_jobs {
+public:
+    // One command: "gpt_ref <command> <args>", "torch_bridge_ref <args>", "bridge <args>",
+    // "ddp_ref <args>" (jobs.py).
+    void operator()(const std::string& line) { lines_.push_back(line); }
+    // A command that must fail: its message goes to err_file.
+    void fails(const std::string& err_file, const std::string& line) {
+        lines_.push_back("fails " + err_file + " " + line);
     }
-    cmd += ' ';
-    cmd += args;
-    if (std::system(cmd.c_str()) != 0)
-        throw std::runtime_error("failed: " + cmd);
+    // `TYPEFORMER_PYTHON jobs.py <job file>`; throws with the command when it fails.
+    void run(const std::string& job_file) const {
+        {
+            std::FILE* f = std::fopen(job_file.c_str(), "w");
+            if (!f)
+                throw std::runtime_error("cannot write " + job_file);
+            for (const auto& l : lines_)
+                std::fprintf(f, "%s\n", l.c_str());
+            std::fclose(f);
+        }
+        std::string cmd = tf::testing::path_string(TYPEFORMER_PYTHON);
+        cmd += ' ';
+        cmd += tf::testing::path_string(TYPEFORMER_TEST_SOURCE_DIR);
+        cmd += "/jobs.py ";
+        cmd += job_file;
+        if (std::system(cmd.c_str()) != 0)
+            throw std::runtime_error("failed: " + cmd);
+    }
+
+private:
+    std::vector<std::string> lines_;
+};
+
+using setup_function = void (*)(python_jobs&);
+
+inline std::vector<setup_function>& setup_functions() {
+    static std::vector<setup_function> all;
+    return all;
+}
+
+// At namespace scope in a test file: `const bool registered = interop::python_setup(&setup);`.
+inline bool python_setup(setup_function f) {
+    setup_functions().push_back(f);
+    return true;
+}
+
+inline std::string setup_stamp() {
+    return scratch("python_setup.done");
+}
+
+// Every registered setup function, then one Python process for all their commands.
+inline void run_python_setup() {
+    std::filesystem::remove(setup_stamp());
+    python_jobs jobs;
+    for (const setup_function f : setup_functions())
+        f(jobs);
+    jobs.run(scratch("python_setup.jobs"));
+    std::FILE* f = std::fopen(setup_stamp().c_str(), "w");
+    if (!f)
+        throw std::runtime_error("cannot write " + setup_stamp());
+    std::fclose(f);
+}
+
+// The setup's files, made by the fixture (or here, once per process, when its stamp is older
+// than this binary).
+inline void use_python_setup() {
+    static const bool done = [] {
+        std::error_code ec;
+        const auto stamp = std::filesystem::last_write_time(setup_stamp(), ec);
+        if (ec || stamp < std::filesystem::last_write_time("/proc/self/exe"))
+            run_python_setup();
+        return true;
+    }();
+    (void)done;
 }
 
 inline std::string ids(const std::vector<tf::token>& t) {
