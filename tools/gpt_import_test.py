@@ -156,6 +156,18 @@ expect("no preset of this tool matches" in r.stderr and "N_V=259 l_max=24 L=2 H=
        and "shakespeare_char" in r.stderr,
        "a GPT of no preset was not reported with its configuration and the presets", r.stderr)
 
+# a partial mode's checkpoint (io/checkpoint.hpp's "typeformer.trains") holds no whole model
+part_tensors, part_meta = tt.read_safetensors(ckpt)
+part_meta["typeformer.trains"] = "lora r=4 targets=5 alpha=4"
+partial = os.path.join(work, "partial.ckpt")
+tt.write_safetensors(partial, part_tensors, metadata=part_meta)
+try:
+    bridge("to-nanogpt", partial, os.path.join(work, "partial.pt"))
+    sys.exit("to-nanogpt accepted a partial mode's checkpoint")
+except ValueError as e:
+    expect("checkpoint of a partial training mode (it trains lora r=4" in str(e),
+           "to-nanogpt of a partial checkpoint", str(e))
+
 # ---- AdamW's state: typeformer -> nanoGPT (to-nanogpt) -> typeformer (from-nanogpt --training) ----
 back = os.path.join(work, "back.ckpt")
 out, _ = bridge("from-nanogpt", os.path.join(work, "ckpt.pt"), back, "--training")

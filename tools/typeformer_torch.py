@@ -345,6 +345,11 @@ def load(path, gelu=None, eps=None, l_max=None):
     The file's signature gives gelu, eps and l_max; an argument that disagrees is an error. A
     file without one needs gelu= and eps= (and l_max= when it has no W_p)."""
     tensors, meta = read_safetensors(path)
+    if meta.get("typeformer.trains"):
+        raise ValueError("%s is the checkpoint of a partial training mode (it trains %s): it "
+                         "holds the trained part, not the model, whose frozen base has weights "
+                         "of their own; tf::save the model with the part applied, and convert "
+                         "that" % (path, meta["typeformer.trains"]))
     if meta.get("typeformer.checkpoint") == "1":  # a training checkpoint: its model
         tensors = OrderedDict((n[len("model."):], t) for n, t in tensors.items() if n.startswith("model."))
     if "model_args" in meta or any(n.endswith("c_attn.weight") for n in tensors):
