@@ -117,7 +117,12 @@ struct fill_mask;
 // partial and in-place training (train/trainable.hpp, train/step.hpp)
 struct sgd_step_in_place;
 struct try_sgd_step_in_place;
+struct trainable;  // trainable<Model, S>, and the parts it names
+struct gains_biases;
+struct last_layers;
+struct lora_adapters;
 struct trainable_from;
+struct init_lora;
 struct apply_trainable;
 struct step_workspace;
 struct step_training_state;
@@ -324,6 +329,8 @@ template <class Selection>
 struct grads_train;
 // Adapters start from init_lora (B = 0), not from the base's values.
 struct init_lora_instead;
+// What init_lora initialises: the adapters of trainable<Model, train_lora<r, ...>>.
+struct lora_part_of_model;
 // A sequence's vocabulary and the model's: typed tokens carry their N_V.
 template <class Vocabulary>
 struct tokens_of;

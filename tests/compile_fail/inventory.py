@@ -82,16 +82,11 @@ EXCUSED = {
                                "adam_state_of<...> against model<...>"),
     "deploy::exported_as": ("fallback", "declared only, for sizeof: it is the check, and a model "
                                         "of another signature is its in::exported_weights"),
+    "gains_biases_of": ("fallback", "the gains and biases of one block, as gains_biases<Model> "
+                                    "names them; a part of another model is in::gains_biases"),
     "deploy::use_buffers": ("fallback", "a deployment's table of buffers; deploy::deployment "
                                         "reports in::deployment"),
 }
-# Partial and in-place training (train/trainable.hpp, train/step.hpp) landed on main before its
-# fallbacks and cases, which issue 26's partial-training work adds next; until then these rows are
-# excused by name, and the page says why. Each goes as its fallback and case arrive.
-PENDING = "partial training's fallback and cases are pending (issue 26, landing next)"
-EXCUSED.update({name: ("fallback", PENDING) for name in (
-    "trainable", "gains_biases", "gains_biases_of", "last_layers", "lora_adapters",
-    "init_lora")})
 
 
 def excuse(name):

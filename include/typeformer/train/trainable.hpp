@@ -152,9 +152,25 @@ struct gains_biases_of<gpt_layer<T, cfg>> {
                                        typename gains_biases_of<typename L::mlp_type>::type>;
 };
 
+namespace detail {
+// The parts exist for a DTransformer in float or double. Another architecture's, or the int8
+// model's (it is for inference: fine-tune the float model, then quantize), is one error naming
+// the model it needs (shape_error.hpp), in each part's primary template below.
+template <class Model>
+constexpr auto partial_model_error() {
+    if constexpr (requires { typename Model::float_model; })
+        return what<q8_of<typename Model::float_model>, needed<typename Model::float_model>>{};
+    else
+        return check_architecture<DTransformer, Model>();
+}
+}  // namespace detail
+
 // Every γ, β and b_* of a DTransformer: layers.{l}.ln1|attn|ln2|mlp's, and ln_f.
 template <class Model>
-struct gains_biases;
+struct gains_biases {
+    static_assert(sizeof(
+        decltype(detail::shape_error_of<in::gains_biases>(detail::partial_model_error<Model>()))));
+};
 template <class T, class cfg>
 struct gains_biases<DTransformer<T, cfg>> {
     using model_type = DTransformer<T, cfg>;
@@ -171,7 +187,10 @@ struct gains_biases<DTransformer<T, cfg>> {
 // layers.{L−k} … layers.{L−1}, ln_f and W_u. Tied (W_u = W_eᵀ): the unembedding is W_e, whose
 // gradient runs through every layer, so it stays frozen (the member is the empty tied_unembedding).
 template <class Model, std::size_t K>
-struct last_layers;
+struct last_layers {
+    static_assert(sizeof(
+        decltype(detail::shape_error_of<in::last_layers>(detail::partial_model_error<Model>()))));
+};
 template <class T, class cfg, std::size_t K>
 struct last_layers<DTransformer<T, cfg>, K> {
     using model_type = DTransformer<T, cfg>;
@@ -262,7 +281,10 @@ struct lora_of_layer {
 
 // The adapters of every layer: layers.{l}.attn.W_q.A|B, … (the targets of S).
 template <class Model, class S>
-struct lora_adapters;
+struct lora_adapters {
+    static_assert(sizeof(
+        decltype(detail::shape_error_of<in::lora_adapters>(detail::partial_model_error<Model>()))));
+};
 template <class T, class cfg, std::size_t R, lora_target Tg, std::size_t Alpha>
 struct lora_adapters<DTransformer<T, cfg>, train_lora<R, Tg, Alpha>> {
     using model_type = DTransformer<T, cfg>;
@@ -277,7 +299,10 @@ struct lora_adapters<DTransformer<T, cfg>, train_lora<R, Tg, Alpha>> {
 
 namespace detail {
 template <class Model, class S>
-struct trainable_of;
+struct trainable_of {
+    static_assert(sizeof(decltype(shape_error_of<in::trainable>(partial_model_error<Model>()))));
+    using type = trainable_of;  // one error, not a second one for the variable
+};
 
 template <class T, class cfg>
 struct trainable_of<DTransformer<T, cfg>, train_all> {
@@ -309,6 +334,10 @@ template <class M, std::size_t K>
 inline constexpr bool is_trainable_part<last_layers<M, K>> = true;
 template <class M, class S>
 inline constexpr bool is_trainable_part<lora_adapters<M, S>> = true;
+
+// The adapters of trainable<Model, train_lora<...>> (what init_lora initialises).
+template <class X>
+concept lora_part = is_trainable_part<X> && is_lora<typename X::selection>;
 
 namespace detail {
 template <class X>
@@ -396,6 +425,7 @@ template <class T, class cfg, class Tr>
     // In float arithmetic (prng::uniform01<float>), so a microcontroller links no double code.
     // Deterministic: each A draws from prng::stream_for(seed, its name).
     template <class Adapters>
+        requires lora_part<Adapters>
     void init_lora(Adapters& ad, std::uint64_t seed) noexcept {
         for_each_param(ad, [&](const param_name& name, auto& p) {
             using Leaf = std::remove_cvref_t<decltype(p)>;
@@ -473,6 +503,12 @@ concept apply_trainable_accepts = requires(A&&... a) {
     typed::apply_trainable(static_cast<A&&>(a)...);
 };
 }  // namespace detail
+
+// init_lora of what holds no adapters (the model: train_all; gains and biases; the last layers).
+template <class P>
+    requires(!lora_part<P>)
+auto init_lora(P& part, std::uint64_t seed) -> decltype(detail::shape_error_of<in::init_lora>(
+    detail::what<part_trains<selection_of<P>>, needed<lora_part_of_model>>{}));
 
 template <class Model, class Part>
     requires(detail::architecture<Model> && !detail::trainable_from_accepts<const Model&, Part&>)
