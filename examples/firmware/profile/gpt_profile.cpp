@@ -5,7 +5,8 @@
 //   mid     N_V 256, l_max 32, L 8, H 4, d_e 48, d_mlp 192 (252,160 parameters), tf::init_float
 //           on the device (float arithmetic, bit-equal to the host's) into RAM
 //
-// each with float weights, with int8 weights (q8<Model>), and through plain_gpt.c, the loops a
+// each with float weights, with int8 weights (q8<Model>), with int8 weights and activations
+// (q8a8<Model>: int8 × int8 products, int32 sums), and through plain_gpt.c, the loops a
 // firmware engineer writes by hand (row-major copies of the same weights, the same flags). Every
 // decoded token is one profile region (profile.hpp), which measure.py turns into instructions per
 // token, per multiply-add and estimated cycles, per kernel. Then tiny takes two SGD and two Adam
@@ -177,20 +178,23 @@ bool decode_plain(plain_model<Model>& p, const char* label, const float* ref) {
 }
 
 // tiny's int8 weights, quantized by the compiler (as gpt_infer_q8 does)
-template <class Model>
-inline constexpr tf::q8<Model> tiny_trained_q8 = [] {
-    tf::q8<Model> q{};
+template <class Quantized, class Model>
+inline constexpr Quantized tiny_quantized = [] {
+    Quantized q{};
     tf::quantize(tiny_trained<Model>, q);
     return q;
 }();
 
 constinit tf::kv_cache<gpt_tiny> tiny_cache{};
 constinit tf::kv_cache<tf::q8<gpt_tiny>> tiny_q8_cache{};
+constinit tf::kv_cache<tf::q8a8<gpt_tiny>> tiny_q8a8_cache{};
 constinit plain_model<gpt_tiny> tiny_plain{};
 constinit gpt_mid mid_theta{};
 constinit tf::q8<gpt_mid> mid_q8{};
 constinit tf::kv_cache<gpt_mid> mid_cache{};
 constinit tf::kv_cache<tf::q8<gpt_mid>> mid_q8_cache{};
+constinit tf::q8a8<gpt_mid> mid_q8a8{};
+constinit tf::kv_cache<tf::q8a8<gpt_mid>> mid_q8a8_cache{};
 constinit plain_model<gpt_mid> mid_plain{};
 float tiny_logits[steps * firmware::tiny::N_V], mid_logits[steps * mid::N_V],
     scratch_logits[steps * mid::N_V];
@@ -235,16 +239,21 @@ int main() {
     board::print("info macs_per_token_mid", macs_at<gpt_mid>(20));
     if (!decode(tiny, tiny_cache, "tiny_float", tiny_logits))
         return 1;
-    if (!decode(tiny_trained_q8<gpt_tiny>, tiny_q8_cache, "tiny_q8", scratch_logits))
+    if (!decode(tiny_quantized<tf::q8<gpt_tiny>, gpt_tiny>, tiny_q8_cache, "tiny_q8",
+                scratch_logits) ||
+        !decode(tiny_quantized<tf::q8a8<gpt_tiny>, gpt_tiny>, tiny_q8a8_cache, "tiny_q8a8",
+                scratch_logits))
         return 1;
     tiny_plain.load(tiny);
     bool ok = decode_plain(tiny_plain, "tiny_plain_c", tiny_logits);
 
     tf::init_float(mid_theta, 7);
     tf::quantize(mid_theta, mid_q8);
+    tf::quantize(mid_theta, mid_q8a8);
     if (!decode(mid_theta, mid_cache, "mid_float", mid_logits))
         return 1;
-    if (!decode(mid_q8, mid_q8_cache, "mid_q8", scratch_logits))
+    if (!decode(mid_q8, mid_q8_cache, "mid_q8", scratch_logits) ||
+        !decode(mid_q8a8, mid_q8a8_cache, "mid_q8a8", scratch_logits))
         return 1;
     mid_plain.load(mid_theta);
     ok = decode_plain(mid_plain, "mid_plain_c", mid_logits) && ok;

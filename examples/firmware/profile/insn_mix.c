@@ -370,6 +370,14 @@ static bool is_lob(uint32_t w) {
     return (hw1 & 0xFFDF) == 0xF00F && (hw2 & 0xD001) == 0xC001; /* LE, LETP, LCTP */
 }
 
+/* An instruction's length, from its first halfword. (QEMU 7.2's plugin API can report a 16-bit
+ * instruction as 4 bytes: the one before a 32-bit instruction that crosses a page, whose first
+ * halfword the translator peeks at and appends to the previous instruction's bytes.) */
+static size_t thumb_length(const uint8_t* p) {
+    const unsigned hw1 = (unsigned)p[0] | ((unsigned)p[1] << 8);
+    return (hw1 >> 11) >= 0x1D ? 4 : 2;
+}
+
 static struct decoded decode(const uint8_t* p, size_t size, bool mve) {
     const unsigned hw1 = (unsigned)p[0] | ((unsigned)p[1] << 8);
     if (size == 2)
@@ -570,9 +578,10 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, (void*)(uintptr_t)b);
     for (size_t i = 0; i < n; ++i) {
         struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
-        const size_t size = qemu_plugin_insn_size(insn);
+        const uint8_t* bytes = qemu_plugin_insn_data(insn);
+        const size_t size = qemu_plugin_insn_size(insn) < 2 ? 2 : thumb_length(bytes);
         const uint64_t pc = qemu_plugin_insn_vaddr(insn);
-        struct decoded d = decode(qemu_plugin_insn_data(insn), size, mve);
+        struct decoded d = decode(bytes, size, mve);
         if (d.branch && (d.k == C_ldm || d.k == C_ldr))
             d.k = C_ldpc;
         insns[n_insns++] = (struct insn){pc, d.k, d.regs};

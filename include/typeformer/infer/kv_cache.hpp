@@ -9,7 +9,8 @@
 // position up to l_max).
 //
 //   kv_cache<DTransformer>     per layer  K (H·d_attn, l_x), V (H·d_mid, l_x); the same for
-//                              kv_cache<q8<DTransformer>> (int8 weights, models/quantized.hpp)
+//                              kv_cache<q8<DTransformer>> and kv_cache<q8a8<DTransformer>>
+//                              (int8 weights, models/quantized.hpp)
 //   kv_cache<EDTransformer>    per decoder layer the self-attention's K, V (as above) and the
 //                              cross-attention's K (H·d_attn, l_z), V (H·d_mid, l_z) of Z,
 //                              computed once per context z by encode()
@@ -96,31 +97,39 @@ auto column_at(M& m, std::size_t t) noexcept {
                                                         m.rows(), 1};
 }
 
+// y ← W·x + b (+ r): a float W's product or an int8 one (q8_mat, models/quantized.hpp), the bias
+// and the residual r (of y's shape, not y's storage) added by the product's epilogue.
+template <class W, class X, class Y, class B, class R = void>
+void project(const W& w, const X& x, Y&& y, const B& b, const R* r = nullptr) noexcept {
+    using T = typename B::value_type;
+    auto ep = kernels::gemm_epilogue<T>{}.with_bias(b.data());
+    if constexpr (!std::is_void_v<R>)
+        if (r)
+            ep = ep.with_residual(r->data(), r->stride());
+    if constexpr (requires { w.scale; })
+        kernels::detail::q8_product(w, as_view(x), as_view(y), false, ep);
+    else
+        kernels::detail::matmul_impl(w, x, y, false, {}, ep);
+}
+
 // Lines 2–3 of Algorithm 3 for every head: k_t ← W_k e + b_k, v_t ← W_v e + b_v, appended as
 // column t of K and V (which then have t + 1 columns).
 template <class Attn, class Lctx, class E>
 void append_key_value(const Attn& p, const E& e, kv_pair<Attn, Lctx>& kv, std::size_t t) noexcept {
-    using T = typename Attn::value_type;
     kv.K.resize_cols(t + 1);
     kv.V.resize_cols(t + 1);
-    auto k_t = column_at(kv.K, t);
-    auto v_t = column_at(kv.V, t);
-    matmul(p.W_k, e, k_t);  // 2: k_t ← W_k e + b_k                                  (H·d_attn, 1)
-    add_bias(k_t, p.b_k);
-    matmul(p.W_v, e, v_t);  // 3: v_t ← W_v e + b_v                                  (H·d_mid, 1)
-    add_bias(v_t, p.b_v);
-    (void)T{};
+    project(p.W_k, e, column_at(kv.K, t), p.b_k);  // 2: k_t ← W_k e + b_k         (H·d_attn, 1)
+    project(p.W_v, e, column_at(kv.V, t), p.b_v);  // 3: v_t ← W_v e + b_v          (H·d_mid, 1)
 }
 
 // Algorithm 5 for one query column e against the cached K, V (all their columns are visible:
 // the causal mask is the cache's length), through Algorithm 3's lines 1, 4, 5 per head:
-// out ← W_o [ṽ^1; …; ṽ^H] + b_o.
+// out ← W_o [ṽ^1; …; ṽ^H] + b_o (+ r: the residual stream, added in the product's epilogue).
 template <class Attn, class Lctx, class E, class Out>
 void attend(const Attn& p, const E& e, const kv_pair<Attn, Lctx>& kv, attention_step<Attn, Lctx>& s,
-            Out&& out) noexcept {
+            Out& out, const Out* r = nullptr) noexcept {
     using nn::detail::attention_cview;
-    matmul(p.W_q, e, s.q);  // 1: q ← W_q e + b_q                                     (H·d_attn, 1)
-    add_bias(s.q, p.b_q);
+    project(p.W_q, e, s.q, p.b_q);  // 1: q ← W_q e + b_q                            (H·d_attn, 1)
     s.alpha.resize_rows(kv.K.cols());
     for (std::size_t h = 0; h < Attn::n_heads; ++h)
         // 4: α ← softmax(K^hᵀ q^h / √d_attn);  5: ṽ^h ← V^h α                       (d_mid, 1)
@@ -128,8 +137,19 @@ void attend(const Attn& p, const E& e, const kv_pair<Attn, Lctx>& kv, attention_
                                            head(attention_cview(kv.K), h),
                                            head(attention_cview(kv.V), h), mask_bidirectional{},
                                            s.alpha.view(), head(s.Y.view(), h));
-    matmul(p.W_o, s.Y, out);  // Algorithm 5, line 4: W_o Y + b_o                     (d_out, 1)
-    add_bias(out, p.b_o);
+    project(p.W_o, s.Y, out, p.b_o, r);  // Algorithm 5, line 4: W_o Y + b_o (+ r)     (d_out, 1)
+}
+
+// Line 8 of Algorithm 10 for one column: X ← X_mid + mlp(X̃), the residual in the epilogue.
+template <class T, class E, class M, class F, class Xt, class X, class Cache>
+void mlp_step(const nn::mlp<T, E, M, F>& p, const Xt& Xtilde, X& out, Cache& c,
+              const X& X_mid) noexcept {
+    nn::forward(p, Xtilde, out, c, X_mid);
+}
+template <class Mlp, class Act, class Xt, class X, class Cache>
+void mlp_step(const nn::q8_mlp<Mlp, Act>& p, const Xt& Xtilde, X& out, Cache& c,
+              const X& X_mid) noexcept {
+    nn::forward(p, Xtilde, out, c, X_mid.data(), X_mid.stride());
 }
 
 // The newest position's logits as a span (for sample_token).
@@ -190,9 +210,9 @@ struct decoder_only_cache {
 
 template <class T, class cfg>
 struct kv_cache<DTransformer<T, cfg>> : detail::decoder_only_cache<DTransformer<T, cfg>> {};
-template <class cfg>
-struct kv_cache<quantized<DTransformer<float, cfg>>>
-    : detail::decoder_only_cache<quantized<DTransformer<float, cfg>>> {};
+template <class cfg, class Act>
+struct kv_cache<quantized<DTransformer<float, cfg>, Act>>
+    : detail::decoder_only_cache<quantized<DTransformer<float, cfg>, Act>> {};
 
 namespace detail {
 
@@ -220,11 +240,9 @@ void decode_step(const Model& m, decoder_only_cache<Model>& c, token x) noexcept
         nn::forward(p.ln1, c.X, c.Xt, c.norm_cache, eps);  // 5: X̃ ← layer_norm(X | γ¹, β¹)
         // 6: X ← X + MHAttention(X̃, X̃ | W_l, MaskΔ), column t: its k, v join the cache
         append_key_value(p.attn, c.Xt, kv, t);
-        attend(p.attn, c.Xt, kv, c.attn, c.X_mid);
-        axpy(T(1), c.X, c.X_mid);
+        attend(p.attn, c.Xt, kv, c.attn, c.X_mid, &c.X);
         nn::forward(p.ln2, c.X_mid, c.Xt, c.norm_cache, eps);  // 7: X̃ ← layer_norm(X | γ², β²)
-        nn::forward(p.mlp, c.Xt, c.X, c.mlp_cache);            // 8: X ← X + mlp(X̃)
-        axpy(T(1), c.X_mid, c.X);
+        mlp_step(p.mlp, c.Xt, c.X, c.mlp_cache, c.X_mid);      // 8: X ← X + mlp(X̃)
     }
     nn::forward(m.ln_f, c.X, c.Xt, c.norm_cache, eps);  // 10: X̃ ← layer_norm(X | γ, β)
     unembed(m, c.Xt, c.logits);                         // 11: W_u X̃
@@ -298,16 +316,13 @@ void decode_step(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>
         auto& kv = c.layers[l];
         // 14: X ← X + MHAttention(X, X | W_l^dec, MaskΔ), column t
         append_key_value(p.self_attn, c.X, kv.self, t);
-        attend(p.self_attn, c.X, kv.self, c.self_attn, c.X_a);
-        axpy(T(1), c.X, c.X_a);
+        attend(p.self_attn, c.X, kv.self, c.self_attn, c.X_a, &c.X);
         nn::forward(p.ln1, c.X_a, c.X_1, c.norm_cache, eps);  // 15
         // 16: X ← X + MHAttention(X, Z | W_l^{e/d}, Mask ≡ 1): Z's keys and values are cached
-        attend(p.cross_attn, c.X_1, kv.cross, c.cross_attn, c.X_a);
-        axpy(T(1), c.X_1, c.X_a);
+        attend(p.cross_attn, c.X_1, kv.cross, c.cross_attn, c.X_a, &c.X_1);
         nn::forward(p.ln2, c.X_a, c.X_1, c.norm_cache, eps);  // 17
-        nn::forward(p.mlp, c.X_1, c.X_a, c.mlp_cache);        // 18: X ← X + mlp(X)
-        axpy(T(1), c.X_1, c.X_a);
-        nn::forward(p.ln3, c.X_a, c.X, c.norm_cache, eps);  // 19
+        mlp_step(p.mlp, c.X_1, c.X_a, c.mlp_cache, c.X_1);    // 18: X ← X + mlp(X)
+        nn::forward(p.ln3, c.X_a, c.X, c.norm_cache, eps);    // 19
     }
     unembed(m, c.X, c.logits);  // 21: W_u X
 }

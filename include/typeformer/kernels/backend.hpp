@@ -1,8 +1,15 @@
 // Compile-time choice of the raw kernel layer.
 //
-//   typeformer::kernels::scalar   plain loops, always available (microcontrollers)
-//   typeformer::kernels::simd     xsimd 8.1 batches, only when xsimd is usable
-//   typeformer::kernels::backend  alias of the one chosen here; TYPEFORMER_SIMD is 0 or 1
+//   typeformer::kernels::scalar   plain loops, always available: the reference of every other
+//   typeformer::kernels::simd     xsimd 8.1 batches, only when xsimd is usable (hosts)
+//   typeformer::kernels::cortexm  Arm M-profile with a single-precision FPU (Cortex-M4F, M7):
+//                                 float products (VLDM + VFMA), GELU, softmax; int8 products on
+//                                 the DSP extension (kernels/cortexm/)
+//   typeformer::kernels::helium   Arm M-profile with MVE (Helium: Cortex-M55, M85): float and
+//                                 int8 products on 128-bit vectors (kernels/helium/)
+//   typeformer::kernels::backend  what runs: the chosen layer's kernels, the scalar ones for the
+//                                 rest; TYPEFORMER_SIMD, TYPEFORMER_CORTEXM, TYPEFORMER_HELIUM
+//                                 are 0 or 1
 //
 // SIMD iff all of:
 //   - TYPEFORMER_FORCE_SCALAR is not defined (or defined as 0),
@@ -10,7 +17,12 @@
 //   - a hosted implementation that is not newlib / bare-metal ARM EABI (xsimd 8.1's aligned
 //     allocator calls posix_memalign, which newlib lacks, so the header does not even compile),
 //   - xsimd finds an instruction set for the target (XSIMD_NO_SUPPORTED_ARCHITECTURE undefined).
-// The scalar layer is compiled in every case, so tests can compare both paths.
+// Else cortexm iff TYPEFORMER_FORCE_SCALAR is not set and the target is an M-profile Arm core
+// (__ARM_ARCH_PROFILE 'M') with a single-precision FPU (__ARM_FP & 4) and the DSP extension
+// (__ARM_FEATURE_DSP); helium iff, besides, MVE with its float form (__ARM_FEATURE_MVE & 2),
+// which then takes the products over (the rest stays cortexm's). Like xsimd's, the choice is the
+// compiler's flags (-mcpu=cortex-m4 -mfpu=fpv4-sp-d16, -mcpu=cortex-m55), not a run-time one.
+// The scalar layer is compiled in every case, so tests can compare the paths.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +40,12 @@
 // Defined with no value or a non-zero value forces scalar; `(0 - X - 1) == 1` detects "no value".
 #if defined(TYPEFORMER_FORCE_SCALAR) && \
     ((0 - TYPEFORMER_FORCE_SCALAR - 1) == 1 || TYPEFORMER_FORCE_SCALAR + 0 != 0)
+#define TYPEFORMER_SCALAR_FORCED 1
+#else
+#define TYPEFORMER_SCALAR_FORCED 0
+#endif
+
+#if TYPEFORMER_SCALAR_FORCED
 #define TYPEFORMER_SIMD_WANTED 0
 #elif !defined(__has_include)
 #define TYPEFORMER_SIMD_WANTED 0
@@ -65,6 +83,20 @@
 #endif
 #undef TYPEFORMER_SIMD_WANTED
 
+#if !TYPEFORMER_SIMD && !TYPEFORMER_SCALAR_FORCED && defined(__ARM_ARCH_PROFILE) && \
+    __ARM_ARCH_PROFILE == 'M' && defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_DSP)
+#define TYPEFORMER_CORTEXM 1
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#define TYPEFORMER_HELIUM 1
+#else
+#define TYPEFORMER_HELIUM 0
+#endif
+#else
+#define TYPEFORMER_CORTEXM 0
+#define TYPEFORMER_HELIUM 0
+#endif
+#undef TYPEFORMER_SCALAR_FORCED
+
 #if TYPEFORMER_SIMD
 #include "simd/activation.hpp"
 #include "simd/adam.hpp"
@@ -74,6 +106,15 @@
 #include "simd/gemm.hpp"
 #include "simd/norm.hpp"
 #include "simd/softmax.hpp"
+#endif
+
+#include "cortexm/activation.hpp"  // portable C++: compiled (and tested) on hosts too
+#include "cortexm/softmax.hpp"
+#if TYPEFORMER_CORTEXM
+#include "cortexm/gemm.hpp"
+#endif
+#if TYPEFORMER_HELIUM
+#include "helium/gemm.hpp"
 #endif
 
 #include <type_traits>
@@ -107,6 +148,33 @@ TYPEFORMER_CONSTANT_OR_SIMD(relu)
 TYPEFORMER_CONSTANT_OR_SIMD(gelu)
 TYPEFORMER_CONSTANT_OR_SIMD(gelu_tanh)
 #undef TYPEFORMER_CONSTANT_OR_SIMD
+}  // namespace backend
+#elif TYPEFORMER_CORTEXM
+namespace backend {
+using namespace scalar;  // what the device layers do not provide: the scalar kernels
+// Under constant evaluation the scalar kernels run (the device ones are not constexpr).
+#define TYPEFORMER_CONSTANT_OR(layer, name)          \
+    template <class... A>                            \
+    constexpr decltype(auto) name(A... a) noexcept { \
+        if (std::is_constant_evaluated())            \
+            return scalar::name(a...);               \
+        else                                         \
+            return layer::name(a...);                \
+    }
+#if TYPEFORMER_HELIUM
+#define TYPEFORMER_PRODUCTS helium
+#else
+#define TYPEFORMER_PRODUCTS cortexm
+#endif
+TYPEFORMER_CONSTANT_OR(TYPEFORMER_PRODUCTS, gemm_nn)
+TYPEFORMER_CONSTANT_OR(TYPEFORMER_PRODUCTS, gemm_nt)
+TYPEFORMER_CONSTANT_OR(TYPEFORMER_PRODUCTS, gemm_tn)
+TYPEFORMER_CONSTANT_OR(TYPEFORMER_PRODUCTS, gemv_n)
+TYPEFORMER_CONSTANT_OR(TYPEFORMER_PRODUCTS, gemv_t)
+TYPEFORMER_CONSTANT_OR(cortexm, softmax_columns)
+TYPEFORMER_CONSTANT_OR(cortexm, gelu)
+#undef TYPEFORMER_PRODUCTS
+#undef TYPEFORMER_CONSTANT_OR
 }  // namespace backend
 #else
 namespace backend = scalar;  // constexpr already

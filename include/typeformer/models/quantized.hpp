@@ -1,6 +1,16 @@
-// An inference model with int8 weights: quantized<DTransformer<float, cfg>> (alias q8<Model>),
-// every weight matrix a q8_mat (int8 per output row, one float scale per row: kernels/q8.hpp),
-// activations, biases, layer norms and W_p float. For models whose weights must fit in flash.
+// An inference model with int8 weights: quantized<DTransformer<float, cfg>, Act> (aliases
+// q8<Model> and q8a8<Model>), every weight matrix a q8_mat (int8 per output row, one float scale
+// per row: kernels/q8.hpp), biases, layer norms and W_p float. For models whose weights must fit
+// in flash. Act is what the products do with their float inputs:
+//
+//   q8<Model>     quantized<Model, float_activations>: the inputs stay float, each weight is
+//                 widened to float (the flash shrinks, the arithmetic is float's)
+//   q8a8<Model>   quantized<Model, int8_activations<per_token>>: each product quantizes its input
+//                 column (the token's) to int8 on the fly and sums int8 × int8 in int32, on the
+//                 DSP extension's SMLAD on a Cortex-M4/M7 (kernels/cortexm/q8.hpp); layer norms,
+//                 softmax, GELU and the attention's products stay float
+//   quantized<Model, int8_activations<per_tensor>>   one scale per product's whole input (the same
+//                 as per_token for a decoding step's one column)
 //
 //   quantize(model, q)      q ← the int8 form of a trained float DTransformer (no heap: q is
 //                           the caller's, e.g. static; on a host also `auto q = quantize(model)`
@@ -38,71 +48,79 @@ namespace typeformer {
 namespace nn {
 
 // Algorithm 5's parameters with int8 matrices: the float MHAttention's dimensions, q8 W.
-template <class Attn>
+template <class Attn, class Act = float_activations>
 struct q8_attention {
     using value_type = typename Attn::value_type;
     using qk_dim = typename Attn::qk_dim;  // H·d_attn
     using v_dim = typename Attn::v_dim;    // H·d_mid
     static constexpr std::size_t n_heads = Attn::n_heads;
-    q8_mat<qk_dim, typename Attn::x_dim> W_q;
+    q8_mat<qk_dim, typename Attn::x_dim, Act> W_q;
     vec<value_type, qk_dim> b_q;
-    q8_mat<qk_dim, typename Attn::z_dim> W_k;
+    q8_mat<qk_dim, typename Attn::z_dim, Act> W_k;
     vec<value_type, qk_dim> b_k;
-    q8_mat<v_dim, typename Attn::z_dim> W_v;
+    q8_mat<v_dim, typename Attn::z_dim, Act> W_v;
     vec<value_type, v_dim> b_v;
-    q8_mat<typename Attn::out_dim, v_dim> W_o;
+    q8_mat<typename Attn::out_dim, v_dim, Act> W_o;
     vec<value_type, typename Attn::out_dim> b_o;
 };
 
 // The MLP's parameters with int8 W_1, W_2.
-template <class Mlp>
+template <class Mlp, class Act = float_activations>
 struct q8_mlp;
-template <class T, class E, class M, class Act>
-struct q8_mlp<mlp<T, E, M, Act>> {
-    using float_type = mlp<T, E, M, Act>;
-    using activation_type = Act;
+template <class T, class E, class M, class F, class Act>
+struct q8_mlp<mlp<T, E, M, F>, Act> {
+    using float_type = mlp<T, E, M, F>;
+    using activation_type = F;  // the MLP's nonlinearity (GELU)
     template <dimension C>
     using cache = typename float_type::template cache<C>;
-    q8_mat<M, E> W_1;  // (d_mlp, d_e)
+    q8_mat<M, E, Act> W_1;  // (d_mlp, d_e)
     vec<T, M> b_1;
-    q8_mat<E, M> W_2;  // (d_e, d_mlp)
+    q8_mat<E, M, Act> W_2;  // (d_e, d_mlp)
     vec<T, E> b_2;
 };
 
 inline namespace typed {
 
-// Y = W_2·Act(W_1·X + b_1 1ᵀ) + b_2 1ᵀ (nn/mlp.hpp), the products on int8 weights.
-template <class T, class E, class M, class Act, class Xt, class Yt>
+// Y = W_2·F(W_1·X + b_1 1ᵀ) + b_2 1ᵀ (+ R) (nn/mlp.hpp), the products on int8 weights, the biases
+// and the residual R their epilogues (R must not share Y's storage).
+template <class T, class E, class M, class F, class Act, class Xt, class Yt>
     requires columnwise_operands<T, E, Xt, Yt>
-void forward(const q8_mlp<mlp<T, E, M, Act>>& p, const Xt& X, Yt&& Y,
-             typename mlp<T, E, M, Act>::template cache<detail::cols_of<Xt>>& c) noexcept {
-    using Mlp = mlp<T, E, M, Act>;
+void forward(const q8_mlp<mlp<T, E, M, F>, Act>& p, const Xt& X, Yt&& Y,
+             typename mlp<T, E, M, F>::template cache<detail::cols_of<Xt>>& c,
+             const float* R = nullptr, std::size_t ldr = 0) noexcept {
+    using Mlp = mlp<T, E, M, F>;
+    using kernels::gemm_epilogue;
     const auto Xv = as_view(X);  // (d_e, C)
     detail::set_length(c.pre, Xv.cols());
     detail::set_length(c.act, Xv.cols());
-    matmul(p.W_1, Xv, c.pre);  // W¹_mlp X                                         (d_mlp, C)
-    add_bias(c.pre, p.b_1);
-    q8_mlp<Mlp>::activation_type::forward(c.pre, c.act);  // GELU(·)
-    matmul(p.W_2, c.act, Y);                              // W²_mlp ·              (d_e, C)
-    add_bias(Y, p.b_2);
+    // W¹_mlp X + b¹_mlp 1ᵀ                                                         (d_mlp, C)
+    kernels::detail::q8_product(p.W_1, Xv, as_view(c.pre), false,
+                                gemm_epilogue<float>{}.with_bias(p.b_1.data()));
+    q8_mlp<Mlp, Act>::activation_type::forward(c.pre, c.act);  // GELU(·)
+    // W²_mlp · + b²_mlp 1ᵀ (+ R)                                                   (d_e, C)
+    auto out = gemm_epilogue<float>{}.with_bias(p.b_2.data());
+    kernels::detail::q8_product(p.W_2, as_view(c.act), as_view(Y), false,
+                                R ? out.with_residual(R, ldr) : out);
 }
 
 }  // namespace typed
 
 // A call of no form above: the float MLP's diagnosis (its in::MLP), on the int8 weights.
-template <class T, class E, class M, class Act, class... A>
-    requires(!requires(const q8_mlp<mlp<T, E, M, Act>>& p, A&&... a) {
+template <class T, class E, class M, class F, class Act, class... A>
+    requires(!requires(const q8_mlp<mlp<T, E, M, F>, Act>& p, A&&... a) {
         typed::forward(p, static_cast<A&&>(a)...);
     })
-auto forward(const q8_mlp<mlp<T, E, M, Act>>& p, A&&... args) noexcept
+auto forward(const q8_mlp<mlp<T, E, M, F>, Act>& p, A&&... args) noexcept
     -> decltype(typeformer::detail::shape_error_of<in::MLP>(
-        detail::columnwise_forward_error<mlp<T, E, M, Act>, T, E, W_1_cols<E>, W_2_rows<E>,
+        detail::columnwise_forward_error<mlp<T, E, M, F>, T, E, W_1_cols<E>, W_2_rows<E>,
                                          W_1_scalar<T>, A...>()));
 
 }  // namespace nn
 
-template <class Model>
-struct quantized;  // the int8 form of a float model; only DTransformer<float, cfg> so far
+// The int8 form of a float model; only DTransformer<float, cfg> so far. Act, an activation_kind,
+// is checked by the specialisation (train/training.hpp declares this template too).
+template <class Model, class Act = float_activations>
+struct quantized;
 
 namespace detail {
 // What naming the int8 form of a model without one reports (shape_error.hpp): the model, and the
@@ -115,26 +133,28 @@ template <template <class, class> class Architecture, class T, class cfg>
 struct int8_form<Architecture<T, cfg>> {
     using what = detail::what<model<Architecture<T, cfg>>, needed<DTransformer<float, cfg>>>;
 };
-// q8<Model>: quantized<Model>, or a type whose definition is that error, so that
-// `q8<ETransformer<float, cfg>> q;` says it (an alias of the incomplete shape_error itself would
-// print as q8<ETransformer<...>> only).
-template <class Model>
+// q8<Model>, q8a8<Model>: quantized<Model, Act>, or a type whose definition is that error, so
+// that `q8<ETransformer<float, cfg>> q;` says it (an alias of the incomplete shape_error itself
+// would print as q8<ETransformer<...>> only).
+template <class Model, class Act = float_activations>
 struct q8_type {
     struct type {
         static_assert(sizeof(decltype(shape_error_of<in::q8>(typename int8_form<Model>::what{}))));
     };
 };
-template <model_config cfg>
-struct q8_type<DTransformer<float, cfg>> {
-    using type = quantized<DTransformer<float, cfg>>;
+template <model_config cfg, class Act>
+struct q8_type<DTransformer<float, cfg>, Act> {
+    using type = quantized<DTransformer<float, cfg>, Act>;
 };
 }  // namespace detail
 
 template <class Model>
 using q8 = typename detail::q8_type<Model>::type;
+template <class Model>
+using q8a8 = typename detail::q8_type<Model, int8_activations<per_token>>::type;
 
-template <model_config cfg>
-struct quantized<DTransformer<float, cfg>> {
+template <model_config cfg, activation_kind Act>
+struct quantized<DTransformer<float, cfg>, Act> {
     using float_model = DTransformer<float, cfg>;
     using value_type = float;
     using traits = typename float_model::traits;
@@ -142,24 +162,28 @@ struct quantized<DTransformer<float, cfg>> {
     using N_V = typename float_model::N_V;
     using l_max = typename float_model::l_max;
     using l_x = typename float_model::l_x;
-    static constexpr const char* name = "DTransformer (int8)";
+    using activations = Act;
+    static constexpr const char* name = std::is_same_v<Act, float_activations>
+                                            ? "DTransformer (int8)"
+                                            : "DTransformer (int8, int8 activations)";
     static constexpr std::size_t sequences = 1;
     static constexpr std::size_t L = float_model::L;
 
     struct layer_type {
         using norm_type = typename float_model::layer_type::norm_type;
-        using attn_type = nn::q8_attention<typename float_model::layer_type::attn_type>;
-        using mlp_type = nn::q8_mlp<typename float_model::layer_type::mlp_type>;
+        using attn_type = nn::q8_attention<typename float_model::layer_type::attn_type, Act>;
+        using mlp_type = nn::q8_mlp<typename float_model::layer_type::mlp_type, Act>;
         norm_type ln1;
         attn_type attn;
         norm_type ln2;
         mlp_type mlp;
     };
-    struct no_unembedding {};                 // tied: W_u = W_eᵀ is `embedding`
-    using embedding_type = q8_mat<N_V, d_e>;  // W_eᵀ: row v is token v's embedding
+    struct no_unembedding {};                      // tied: W_u = W_eᵀ is `embedding`
+    using embedding_type = q8_mat<N_V, d_e, Act>;  // W_eᵀ: row v is token v's embedding
     using positional_type = typename float_model::positional_type;
     using norm_type = typename float_model::norm_type;
-    using unembedding_type = std::conditional_t<traits::tied, no_unembedding, q8_mat<N_V, d_e>>;
+    using unembedding_type =
+        std::conditional_t<traits::tied, no_unembedding, q8_mat<N_V, d_e, Act>>;
 
     embedding_type embedding;
     [[no_unique_address]] positional_type positional;
@@ -172,10 +196,10 @@ namespace detail {
 
 // Decoding's hooks (infer/kv_cache.hpp): e ← W_e[:, x] + W_p[:, t] from the int8 row of x,
 // and logits = W_u X̃ on the int8 W_u (or W_eᵀ, tied).
-template <class cfg, class Xt>
-void embed_step(const quantized<DTransformer<float, cfg>>& m, token x, Xt&& X,
+template <class cfg, class Act, class Xt>
+void embed_step(const quantized<DTransformer<float, cfg>, Act>& m, token x, Xt&& X,
                 std::size_t t) noexcept {
-    using model_type = quantized<DTransformer<float, cfg>>;
+    using model_type = quantized<DTransformer<float, cfg>, Act>;
     auto e = as_view(X).col(0);
     for (std::size_t r = 0; r < model_type::d_e::size; ++r)
         e[r] = m.embedding(x, r);  // W_e[:, x] = row x of W_eᵀ
@@ -185,9 +209,9 @@ void embed_step(const quantized<DTransformer<float, cfg>>& m, token x, Xt&& X,
         for (std::size_t r = 0; r < model_type::d_e::size; ++r)
             e[r] += static_cast<float>(m.positional.value(r, t));  // §5's sinusoidal W_p
 }
-template <class cfg, class Xv, class Lv>
-void unembed(const quantized<DTransformer<float, cfg>>& m, const Xv& X, Lv&& logits) noexcept {
-    if constexpr (quantized<DTransformer<float, cfg>>::traits::tied)
+template <class cfg, class Act, class Xv, class Lv>
+void unembed(const quantized<DTransformer<float, cfg>, Act>& m, const Xv& X, Lv&& logits) noexcept {
+    if constexpr (quantized<DTransformer<float, cfg>, Act>::traits::tied)
         matmul(m.embedding, X, logits);  // W_u = W_eᵀ
     else
         matmul(m.unembedding, X, logits);
@@ -208,12 +232,14 @@ constexpr void convert_weight(const A& a, B& b) noexcept {
         quantize(a, b);
 }
 // W_e (d_e, N_V) and the q8 W_eᵀ (N_V, d_e).
-template <class T, class E, class V>
-constexpr void convert_weight(const nn::token_embedding<T, E, V>& a, q8_mat<V, E>& b) noexcept {
+template <class T, class E, class V, class Act>
+constexpr void convert_weight(const nn::token_embedding<T, E, V>& a,
+                              q8_mat<V, E, Act>& b) noexcept {
     quantize_transposed(a.W_e, b);
 }
-template <class T, class E, class V>
-constexpr void convert_weight(const q8_mat<V, E>& a, nn::token_embedding<T, E, V>& b) noexcept {
+template <class T, class E, class V, class Act>
+constexpr void convert_weight(const q8_mat<V, E, Act>& a,
+                              nn::token_embedding<T, E, V>& b) noexcept {
     for (std::size_t v = 0; v < V::size; ++v)
         for (std::size_t r = 0; r < E::size; ++r)
             b.W_e(r, v) = a(v, r);
@@ -253,15 +279,15 @@ constexpr void convert_model(const From& a, To& b) noexcept {
 inline namespace typed {
 
 // q ← the int8 form of m.
-template <class cfg>
+template <class cfg, class Act>
 constexpr void quantize(const DTransformer<float, cfg>& m,
-                        quantized<DTransformer<float, cfg>>& q) noexcept {
+                        quantized<DTransformer<float, cfg>, Act>& q) noexcept {
     detail::convert_model(m, q);
 }
 
 // m ← the float model q stands for: every weight scale_i · q_ij, the rest copied.
-template <class cfg>
-constexpr void dequantize(const quantized<DTransformer<float, cfg>>& q,
+template <class cfg, class Act>
+constexpr void dequantize(const quantized<DTransformer<float, cfg>, Act>& q,
                           DTransformer<float, cfg>& m) noexcept {
     detail::convert_model(q, m);
 }
@@ -271,8 +297,8 @@ constexpr void dequantize(const quantized<DTransformer<float, cfg>>& q,
 // ---- a call of no form above: the model without an int8 form, or the two models ----
 
 namespace detail {
-template <class Model>
-struct belongs_to<quantized<Model>> {  // an int8 model given where its float model is meant
+template <class Model, class Act>
+struct belongs_to<quantized<Model, Act>> {  // an int8 model given where its float model is meant
     using model = Model;
     template <class M>
     using role = q8_of<M>;

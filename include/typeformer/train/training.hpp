@@ -392,10 +392,10 @@ status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
 
 // An int8 model (models/quantized.hpp) is for inference: its training state is one error naming
 // the float model that trains (quantize it after training).
-template <class Model>
+template <class Model, class Act>
 struct quantized;
-template <class Model, std::size_t Threads>
-struct training_state<quantized<Model>, Threads> {
+template <class Model, class Act, std::size_t Threads>
+struct training_state<quantized<Model, Act>, Threads> {
     static_assert(sizeof(decltype(detail::shape_error_of<in::training_state>(
         detail::what<q8_of<Model>, needed<Model>>{}))));
 };

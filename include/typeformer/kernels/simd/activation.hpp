@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "../erf_rational.hpp"
 #include "../scalar/activation.hpp"
 #include "common.hpp"
 
@@ -37,33 +38,19 @@ void map_columns_backward(std::size_t rows, std::size_t cols, const T* X, std::s
     }
 }
 
-// erf(scale·x) for GELU: xsimd::erf for double; for float one rational function u·P(u²)/Q(u²),
-// u = scale·x clamped to [-4, 4] (past 4, erf is 1 in float), fitted by tools/fit_erf.py:
-// |error| ≤ 3.7e-7 (a few float ulps of 1), GELU within 1.9e-7·(|x| + |GELU(x)|). xsimd's erf
-// evaluates two polynomials and an exp on every lane and blends them: ~37 cycles per 8 floats on
-// Zen 3 against ~17 here, and the GELU pass was a fifth of small's MLP block.
+// erf(scale·x) for GELU: xsimd::erf for double; for float the rational function of
+// kernels/erf_rational.hpp (|error| ≤ 3.7e-7). xsimd's erf evaluates two polynomials and an exp
+// on every lane and blends them: ~37 cycles per 8 floats on Zen 3 against ~17 here, and the GELU
+// pass was a fifth of small's MLP block.
 template <class T>
 batch<T> erf_scaled(const batch<T>& x, T scale) noexcept {
     if constexpr (!std::is_same_v<T, float>) {
         return xsimd::erf(x * batch<T>(scale));
     } else {
         using B = batch<float>;
-        const B u = xsimd::min(xsimd::max(x * B(scale), B(-4.0f)), B(4.0f));
-        const B z = u * u;
-        B p(1.9112127e-08f);
-        p = xsimd::fma(p, z, B(-1.94233508e-06f));
-        p = xsimd::fma(p, z, B(0.00014727778f));
-        p = xsimd::fma(p, z, B(0.00399011141f));
-        p = xsimd::fma(p, z, B(0.0515233502f));
-        p = xsimd::fma(p, z, B(0.207113788f));
-        p = xsimd::fma(p, z, B(1.12837911f));
-        B q(0.00102100894f);
-        q = xsimd::fma(q, z, B(0.0149571002f));
-        q = xsimd::fma(q, z, B(0.117966004f));
-        q = xsimd::fma(q, z, B(0.516881049f));
-        q = xsimd::fma(q, z, B(1.0f));
-        // |erf| ≤ 1, so 1 + erf never turns negative (nor GELU's sign) in the far tails.
-        return xsimd::min(xsimd::max(u * p / q, B(-1.0f)), B(1.0f));
+        return kernels::detail::erf_rational(
+            x * B(scale), [](const B& a, const B& b, const B& c) { return xsimd::fma(a, b, c); },
+            [](const B& v, const B& lo, const B& hi) { return xsimd::min(xsimd::max(v, lo), hi); });
     }
 }
 

@@ -1,0 +1,180 @@
+// Firmware: the device kernel layer's products on the core itself, against naive loops in double
+// (soft-float on a Cortex-M4F: slow, but this image only checks). What the host cannot run:
+//
+//   float products (kernels/cortexm/gemm.hpp's VLDM/VFMA assembly, kernels/helium/gemm.hpp's
+//   MVE): gemm_nn, gemm_tn, gemm_nt over sizes around the register blocks (1…37 rows, 0…41
+//   terms, 1–3 columns), padded leading dimensions, overwrite and accumulate, the epilogue (bias,
+//   residual) and the causal bands; each entry within 1e-5 · (|ref| + Σ|terms|) of the double
+//   sum, C's padding untouched
+//   int8 products (kernels/cortexm/q8.hpp's SMLAD assembly, the Helium ones): gemm_q8a8 against
+//   kernels/scalar/q8.hpp's to the bit (its sums are exact int32s), for shapes on and off the
+//   fast paths (K a multiple of 8 up to 336, a multiple of 4, neither)
+//
+// Prints one line per family and exits 1 at the first failure.
+#include <cstddef>
+#include <cstdint>
+
+#include <typeformer/kernels.hpp>
+#include <typeformer/kernels/q8.hpp>
+
+#include "board/board.hpp"
+
+namespace kn = typeformer::kernels;
+
+namespace {
+
+std::uint32_t state = 12345;
+float next() {  // uniform in [-1, 1)
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(static_cast<std::int32_t>(state >> 8) - (1 << 23)) / (1 << 23);
+}
+double fabs_d(double v) {
+    return v < 0 ? -v : v;
+}
+
+constexpr std::size_t max_m = 40, max_k = 44, max_n = 3, pad = 3;
+float A[(max_m + pad) * (max_k + pad)], B[(max_k + pad) * (max_n + pad)], C[(max_m + pad) * max_n],
+    bias[max_m], R[(max_m + pad) * max_n];
+constexpr float sentinel = -12345.25f;
+
+enum class form { nn, tn, nt };
+
+// A(i, p) of op(A), B(p, j) of op(B) for each form (A, B column-major with lda, ldb).
+float a_at(form f, std::size_t i, std::size_t p, std::size_t lda) {
+    return f == form::tn ? A[p + i * lda] : A[i + p * lda];
+}
+float b_at(form f, std::size_t p, std::size_t j, std::size_t ldb) {
+    return f == form::nt ? B[j + p * ldb] : B[p + j * ldb];
+}
+
+bool check_float(form f, std::size_t m, std::size_t n, std::size_t k, bool accumulate,
+                 bool epilogue, kn::gemm_band band) {
+    const std::size_t lda = (f == form::tn ? k : m) + pad, ldb = (f == form::nt ? n : k) + 1,
+                      ldc = m + 2;
+    for (auto& v : A)
+        v = next();
+    for (auto& v : B)
+        v = next();
+    for (auto& v : bias)
+        v = next();
+    for (auto& v : R)
+        v = next();
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t i = 0; i < ldc; ++i)
+            C[i + j * ldc] = i < m ? next() : sentinel;
+    static double ref[max_m * max_n], mag[max_m * max_n];
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t i = 0; i < m; ++i) {
+            double s = accumulate ? C[i + j * ldc] : 0.0, g = fabs_d(s);
+            for (std::size_t p = band.k_first(k, j); p < band.k_last(k, j + 1); ++p) {
+                const double t = static_cast<double>(a_at(f, i, p, lda)) * b_at(f, p, j, ldb);
+                s += t, g += fabs_d(t);
+            }
+            if (epilogue)
+                s += bias[i] + R[i + j * ldc], g += fabs_d(bias[i]) + fabs_d(R[i + j * ldc]);
+            ref[i + j * m] = s, mag[i + j * m] = g;
+        }
+    const auto ep = epilogue ? kn::gemm_epilogue<float>{}.with_bias(bias).with_residual(R, ldc)
+                             : kn::gemm_epilogue<float>{};
+    if (f == form::nn)
+        kn::backend::gemm_nn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band, ep);
+    else if (f == form::tn)
+        kn::backend::gemm_tn(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band, ep);
+    else
+        kn::backend::gemm_nt(m, n, k, A, lda, B, ldb, C, ldc, accumulate, band, ep);
+    for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t i = 0; i < band.rows_upto(m, j + 1); ++i) {
+            const double d = fabs_d(C[i + j * ldc] - ref[i + j * m]);
+            if (!(d <= 1e-5 * (fabs_d(ref[i + j * m]) + mag[i + j * m]))) {
+                board::print("FAIL float form", static_cast<unsigned>(f), "m", m, "n", n, "k", k,
+                             "acc", accumulate ? 1u : 0u, "ep", epilogue ? 1u : 0u, "entry", i, j,
+                             "got", C[i + j * ldc], "ref", static_cast<float>(ref[i + j * m]));
+                return false;
+            }
+        }
+        for (std::size_t i = m; i < ldc; ++i)
+            if (C[i + j * ldc] != sentinel) {
+                board::print("FAIL float form", static_cast<unsigned>(f), "padding written m", m);
+                return false;
+            }
+    }
+    return true;
+}
+
+bool check_floats() {
+    std::size_t cases = 0;
+    for (const form f : {form::nn, form::tn, form::nt})
+        for (std::size_t m : {1u, 3u, 4u, 5u, 8u, 11u, 12u, 13u, 16u, 20u, 24u, 25u, 37u})
+            for (std::size_t k : {0u, 1u, 3u, 4u, 7u, 8u, 9u, 12u, 16u, 17u, 33u, 41u})
+                for (std::size_t n : {1u, 3u})
+                    for (const bool acc : {false, true})
+                        for (const bool ep : {false, true}) {
+                            if (!check_float(f, m, n, k, acc, ep, {}))
+                                return false;
+                            ++cases;
+                        }
+    // The causal bands attention passes: a band is a permission to skip, never a promise.
+    using kind = kn::gemm_band::kind;
+    for (const std::ptrdiff_t off : {0, 2, -1})
+        for (std::size_t m : {5u, 13u})
+            for (std::size_t k : {7u, 13u}) {
+                if (!check_float(form::tn, m, 3, k, false, false, {kind::c_upper, off}) ||
+                    !check_float(form::nn, m, 3, k, false, false, {kind::k_to_col, off}) ||
+                    !check_float(form::nt, m, 3, k, false, false, {kind::k_from_col, off}))
+                    return false;
+                cases += 3;
+            }
+    board::print("float products ok, cases", cases);
+    return true;
+}
+
+// gemm_q8a8<M, K> of the backend against the scalar layer's, to the bit.
+template <std::size_t M, std::size_t K>
+bool check_q8a8() {
+    alignas(4) static std::int8_t Q[M * K];
+    static float s[M], Bq[K * 2], C1[M * 2], C2[M * 2], b[M], r[M * 2];
+    static std::int8_t scratch[K];
+    for (auto& q : Q)
+        q = static_cast<std::int8_t>(next() * 127.49f);
+    for (auto& v : s)
+        v = 0.01f + 0.04f * (next() + 1);
+    for (auto& v : Bq)
+        v = 3 * next();
+    for (auto& v : b)
+        v = next();
+    for (auto& v : r)
+        v = next();
+    for (const bool per_tensor : {false, true})
+        for (const bool acc : {false, true})
+            for (const bool ep : {false, true}) {
+                for (std::size_t i = 0; i < M * 2; ++i)
+                    C1[i] = C2[i] = next();
+                const auto e = ep ? kn::gemm_epilogue<float>{}.with_bias(b).with_residual(r, M)
+                                  : kn::gemm_epilogue<float>{};
+                kn::detail::gemm_q8a8<M, K>(2, Q, s, Bq, K, C1, M, acc, per_tensor, e);
+                kn::scalar::gemm_q8a8(M, 2, K, Q, K, s, Bq, K, C2, M, acc, per_tensor, scratch, e);
+                for (std::size_t i = 0; i < M * 2; ++i)
+                    if (C1[i] != C2[i]) {
+                        board::print("FAIL q8a8 M", M, "K", K, "entry", i, "got", C1[i], "scalar",
+                                     C2[i]);
+                        return false;
+                    }
+            }
+    return true;
+}
+
+bool check_int8() {
+    const bool ok = check_q8a8<1, 8>() && check_q8a8<4, 8>() && check_q8a8<7, 16>() &&
+                    check_q8a8<13, 48>() && check_q8a8<48, 48>() && check_q8a8<8, 192>() &&
+                    check_q8a8<5, 336>() && check_q8a8<6, 344>() && check_q8a8<9, 12>() &&
+                    check_q8a8<3, 6>() && check_q8a8<64, 128>();
+    if (ok)
+        board::print("int8 products ok");
+    return ok;
+}
+
+}  // namespace
+
+int main() {
+    return check_floats() && check_int8() ? 0 : 1;
+}
