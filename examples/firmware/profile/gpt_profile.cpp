@@ -130,7 +130,7 @@ void print_step(std::size_t t, const float* logits) {  // 8 logits: enough to co
 }
 
 // Decodes the text with the KV cache; positions >= prompt are one region each. Every step's
-// logits go to `all` (steps x N_V).
+// logits go to `all` (steps x N_V) unless it is null.
 template <class Model, class Cache>
 bool decode(const Model& theta, Cache& cache, const char* label, float* all) {
     constexpr std::size_t N_V = Model::N_V::size;
@@ -144,9 +144,14 @@ bool decode(const Model& theta, Cache& cache, const char* label, float* all) {
         if (s != tf::status::ok)
             return false;
         const auto l = tf::logits(cache);
-        for (std::size_t i = 0; i < N_V; ++i)
-            all[t * N_V + i] = l[i];
-        print_step(t, all + t * N_V);
+        float first[8];
+        for (std::size_t i = 0; i < N_V; ++i) {
+            if (all)
+                all[t * N_V + i] = l[i];
+            if (i < 8)
+                first[i] = l[i];
+        }
+        print_step(t, first);
     }
     return true;
 }
@@ -188,6 +193,8 @@ inline constexpr Quantized tiny_quantized = [] {
 constinit tf::kv_cache<gpt_tiny> tiny_cache{};
 constinit tf::kv_cache<tf::q8<gpt_tiny>> tiny_q8_cache{};
 constinit tf::kv_cache<tf::q8a8<gpt_tiny>> tiny_q8a8_cache{};
+constinit tf::kv_cache<gpt_tiny, tf::kv_int8<>> tiny_kv8_cache{};
+constinit tf::kv_cache<tf::q8a8<gpt_tiny>, tf::kv_int8<>> tiny_q8a8_kv8_cache{};
 constinit plain_model<gpt_tiny> tiny_plain{};
 constinit gpt_mid mid_theta{};
 constinit tf::q8<gpt_mid> mid_q8{};
@@ -195,9 +202,10 @@ constinit tf::kv_cache<gpt_mid> mid_cache{};
 constinit tf::kv_cache<tf::q8<gpt_mid>> mid_q8_cache{};
 constinit tf::q8a8<gpt_mid> mid_q8a8{};
 constinit tf::kv_cache<tf::q8a8<gpt_mid>> mid_q8a8_cache{};
+constinit tf::kv_cache<gpt_mid, tf::kv_int8<>> mid_kv8_cache{};
+constinit tf::kv_cache<tf::q8a8<gpt_mid>, tf::kv_int8<>> mid_q8a8_kv8_cache{};
 constinit plain_model<gpt_mid> mid_plain{};
-float tiny_logits[steps * firmware::tiny::N_V], mid_logits[steps * mid::N_V],
-    scratch_logits[steps * mid::N_V];
+float tiny_logits[steps * firmware::tiny::N_V], mid_logits[steps * mid::N_V];
 
 // ---- training: one step of Algorithm 13 on a 32-token sequence, then SGD or Adam ----
 constinit gpt_tiny train_theta{};
@@ -239,10 +247,12 @@ int main() {
     board::print("info macs_per_token_mid", macs_at<gpt_mid>(20));
     if (!decode(tiny, tiny_cache, "tiny_float", tiny_logits))
         return 1;
-    if (!decode(tiny_quantized<tf::q8<gpt_tiny>, gpt_tiny>, tiny_q8_cache, "tiny_q8",
-                scratch_logits) ||
+    if (!decode(tiny_quantized<tf::q8<gpt_tiny>, gpt_tiny>, tiny_q8_cache, "tiny_q8", nullptr) ||
         !decode(tiny_quantized<tf::q8a8<gpt_tiny>, gpt_tiny>, tiny_q8a8_cache, "tiny_q8a8",
-                scratch_logits))
+                nullptr) ||
+        !decode(tiny, tiny_kv8_cache, "tiny_kv8", nullptr) ||
+        !decode(tiny_quantized<tf::q8a8<gpt_tiny>, gpt_tiny>, tiny_q8a8_kv8_cache, "tiny_q8a8_kv8",
+                nullptr))
         return 1;
     tiny_plain.load(tiny);
     bool ok = decode_plain(tiny_plain, "tiny_plain_c", tiny_logits);
@@ -252,8 +262,10 @@ int main() {
     tf::quantize(mid_theta, mid_q8a8);
     if (!decode(mid_theta, mid_cache, "mid_float", mid_logits))
         return 1;
-    if (!decode(mid_q8, mid_q8_cache, "mid_q8", scratch_logits) ||
-        !decode(mid_q8a8, mid_q8a8_cache, "mid_q8a8", scratch_logits))
+    if (!decode(mid_q8, mid_q8_cache, "mid_q8", nullptr) ||
+        !decode(mid_q8a8, mid_q8a8_cache, "mid_q8a8", nullptr) ||
+        !decode(mid_theta, mid_kv8_cache, "mid_kv8", nullptr) ||
+        !decode(mid_q8a8, mid_q8a8_kv8_cache, "mid_q8a8_kv8", nullptr))
         return 1;
     mid_plain.load(mid_theta);
     ok = decode_plain(mid_plain, "mid_plain_c", mid_logits) && ok;

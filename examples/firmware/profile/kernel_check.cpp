@@ -8,7 +8,8 @@
 //   sum, C's padding untouched
 //   int8 products (kernels/cortexm/q8.hpp's SMLAD assembly, the Helium ones): gemm_q8a8 against
 //   kernels/scalar/q8.hpp's to the bit (its sums are exact int32s), for shapes on and off the
-//   fast paths (K a multiple of 8 up to 336, a multiple of 4, neither)
+//   fast paths (K a multiple of 8 up to 336, a multiple of 4, neither); the int8 KV cache's
+//   attention sums (Kᵀq, V·β) and codes equal the scalar layer's for 1…l positions
 //
 // Prints one line per family and exits 1 at the first failure.
 #include <cstddef>
@@ -163,11 +164,54 @@ bool check_q8a8() {
     return true;
 }
 
+// The int8 attention's integer parts (kernels/scalar/q8.hpp's attend_q8 operations): the
+// backend's codes, Kᵀq and V·β sums equal the scalar layer's for every count of positions.
+template <std::size_t Dattn, std::size_t LdK, std::size_t Dmid, std::size_t LdV>
+bool check_attention_sums() {
+#if TYPEFORMER_CORTEXM
+    using Device = kn::cortexm::q8_attention_ops<Dattn, LdK, Dmid, LdV>;
+    using Scalar = kn::scalar::q8_attention_ops<Dattn, LdK, Dmid, LdV>;
+    constexpr std::size_t l = LdV;
+    alignas(4) static std::int8_t K[LdK * l], Vt[Dmid * LdV];
+    static float q[Dattn], beta[l];
+    alignas(8) static typename Device::code dcodes[l + 8];
+    static typename Scalar::code scodes[l + 8];
+    static std::int32_t dsums[l], ssums[l];
+    for (auto& v : K)
+        v = static_cast<std::int8_t>(next() * 127.49f);
+    for (auto& v : Vt)
+        v = static_cast<std::int8_t>(next() * 127.49f);
+    for (auto& v : q)
+        v = next();
+    for (std::size_t n = 1; n <= l; ++n) {
+        for (auto& v : beta)
+            v = (next() + 1) * 0.5f;
+        if (Device::quantize(Dattn, q, dcodes) != Scalar::quantize(Dattn, q, scodes))
+            return board::print("FAIL attention: q's scale"), false;
+        Device::scores(n, K, dcodes, dsums);
+        Scalar::scores(n, K, scodes, ssums);
+        for (std::size_t u = 0; u < n; ++u)
+            if (dsums[u] != ssums[u])
+                return board::print("FAIL attention scores d_attn", Dattn, "n", n, "u", u), false;
+        if (Device::quantize(n, beta, dcodes) != Scalar::quantize(n, beta, scodes))
+            return board::print("FAIL attention: the weights' scale n", n), false;
+        Device::mix(n, Vt, dcodes, dsums);
+        Scalar::mix(n, Vt, scodes, ssums);
+        for (std::size_t i = 0; i < Dmid; ++i)
+            if (dsums[i] != ssums[i])
+                return board::print("FAIL attention mix d_mid", Dmid, "n", n, "i", i), false;
+    }
+#endif
+    return true;
+}
+
 bool check_int8() {
     const bool ok = check_q8a8<1, 8>() && check_q8a8<4, 8>() && check_q8a8<7, 16>() &&
                     check_q8a8<13, 48>() && check_q8a8<48, 48>() && check_q8a8<8, 192>() &&
                     check_q8a8<5, 336>() && check_q8a8<6, 344>() && check_q8a8<9, 12>() &&
-                    check_q8a8<3, 6>() && check_q8a8<64, 128>();
+                    check_q8a8<3, 6>() && check_q8a8<64, 128>() &&
+                    check_attention_sums<12, 48, 12, 32>() &&
+                    check_attention_sums<16, 32, 16, 32>() && check_attention_sums<8, 16, 5, 40>();
     if (ok)
         board::print("int8 products ok");
     return ok;

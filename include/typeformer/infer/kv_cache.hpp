@@ -11,6 +11,10 @@
 //   kv_cache<DTransformer>     per layer  K (H·d_attn, l_x), V (H·d_mid, l_x); the same for
 //                              kv_cache<q8<DTransformer>> and kv_cache<q8a8<DTransformer>>
 //                              (int8 weights, models/quantized.hpp)
+//   kv_cache<M, kv_int8<>>     M a DTransformer or its q8/q8a8 form: K and V as int8 codes with a
+//                              float scale per token and head (kv_int8<per_token>: per token),
+//                              V stored transposed; the attention quantizes q and its weights on
+//                              the fly and sums int8 × int8 in int32 (kernels::scalar::attend_q8)
 //   kv_cache<EDTransformer>    per decoder layer the self-attention's K, V (as above) and the
 //                              cross-attention's K (H·d_attn, l_z), V (H·d_mid, l_z) of Z,
 //                              computed once per context z by encode()
@@ -31,9 +35,12 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "../kernels.hpp"
+#include "../kernels/q8.hpp"
 #include "../models/diagnose.hpp"
 #include "../models/dtransformer.hpp"
 #include "../models/edtransformer.hpp"
@@ -52,16 +59,28 @@ namespace typeformer {
 // The one new column of a decoding step.
 TYPEFORMER_LENGTH(l_step);
 
-template <class Model>
+// What a cache keeps the keys and values in.
+struct kv_float {};  // the model's scalar type (the default)
+// int8 codes, one float scale per cached token and head (per_head) or per token (per_token):
+// about a quarter of the float cache (DTransformer caches; the attention runs int8 × int8 into
+// int32, on the DSP extension on a Cortex-M4/M7: kernels/cortexm/q8.hpp).
+template <class Scale = per_head>
+struct kv_int8 {
+    static_assert(std::is_same_v<Scale, per_head> || std::is_same_v<Scale, per_token>,
+                  "kv_int8<per_head> or kv_int8<per_token>");
+    using scale_type = Scale;
+};
+
+template <class Model, class Storage = kv_float>
 struct kv_cache;  // specialised below for DTransformer and EDTransformer
 
 namespace detail {
 template <class X>
 inline constexpr bool is_kv_cache = false;
-template <class Model>
-inline constexpr bool is_kv_cache<kv_cache<Model>> = true;
-template <class Model>
-struct belongs_to<kv_cache<Model>> {
+template <class Model, class Storage>
+inline constexpr bool is_kv_cache<kv_cache<Model, Storage>> = true;
+template <class Model, class Storage>
+struct belongs_to<kv_cache<Model, Storage>> {
     using model = Model;
     template <class M>
     using role = kv_cache_of<M>;
@@ -86,6 +105,68 @@ struct attention_step {
     mat<T, typename Attn::qk_dim, S> q;  // 1: q ← W_q e + b_q                       (H·d_attn, 1)
     mat<T, typename Attn::v_dim, S> Y;  // 5: [ṽ^1; …; ṽ^H]                         (H·d_mid, 1)
     mat<T, Lctx, S> alpha;              // 4: α of one head                          (l, 1)
+};
+
+// The int8 form of a kv_pair (kv_int8<Scale>): per position u, the keys k_u as a column of codes
+// (every head's, d_attn each), the values stored transposed (row h·d_mid + i holds v_iu for
+// every u: the sum over positions reads a row), and their scales per head or per token.
+template <class Attn, class Lctx, class Scale>
+struct kv_pair_q8 {
+    static constexpr std::size_t H = Attn::n_heads, d_q = Attn::qk_dim::size,
+                                 d_v = Attn::v_dim::size, l = Lctx::capacity;
+    static constexpr std::size_t l_pad = (l + 7) / 8 * 8;  // the kernels read 8 positions a time
+    static constexpr std::size_t scales = std::is_same_v<Scale, per_head> ? H : 1;
+    alignas(4) std::int8_t K[d_q * l]{};       // column u at K + u·d_q        (H·d_attn, l)
+    float sK[l * scales]{};                    // its scales at sK + u·scales
+    alignas(4) std::int8_t Vt[d_v * l_pad]{};  // row r at Vt + r·l_pad   (H·d_mid, l)ᵀ
+    float sV[l * scales]{};
+    std::size_t n = 0;  // positions held
+
+    std::size_t cols() const noexcept { return n; }
+};
+
+// One MHAttention step's working memory over an int8 pair: the float step's, the new key and
+// value before they are quantized, and the codes and int32 sums of the int8 attention.
+template <class Attn, class Lctx, class Ops>
+struct attention_step_q8 : attention_step<Attn, Lctx> {
+    using T = typename Attn::value_type;
+    using S = l_step<1>;
+    static constexpr std::size_t l_pad = (Lctx::capacity + 7) / 8 * 8;
+    static constexpr std::size_t d_attn = Attn::qk_dim::size / Attn::n_heads,
+                                 d_mid = Attn::v_dim::size / Attn::n_heads;
+    mat<T, typename Attn::qk_dim, S> k;  // k_t before it is quantized          (H·d_attn, 1)
+    mat<T, typename Attn::v_dim, S> v;   // v_t                                  (H·d_mid, 1)
+    alignas(8) typename Ops::code codes[(l_pad > d_attn ? l_pad : d_attn) + 8]{};
+    std::int32_t sums[l_pad > d_mid ? l_pad : d_mid]{};
+    float weights[l_pad]{};  // α, then α_u·s_v,u
+};
+
+// The layer's attend_q8 operations for this attention and context (kernels/scalar/q8.hpp).
+template <class Attn, class Lctx>
+struct q8_attention_ops_of {
+    static constexpr std::size_t H = Attn::n_heads, d_attn = Attn::qk_dim::size / H,
+                                 d_mid = Attn::v_dim::size / H,
+                                 l_pad = (Lctx::capacity + 7) / 8 * 8;
+#if TYPEFORMER_CORTEXM
+    using type = std::conditional_t<
+        d_attn % 4 == 0,
+        kernels::cortexm::q8_attention_ops<d_attn, Attn::qk_dim::size, d_mid, l_pad>,
+        kernels::scalar::q8_attention_ops<d_attn, Attn::qk_dim::size, d_mid, l_pad>>;
+#else
+    using type = kernels::scalar::q8_attention_ops<d_attn, Attn::qk_dim::size, d_mid, l_pad>;
+#endif
+};
+
+// The pair and the step a Storage keeps for an attention.
+template <class Storage, class Attn, class Lctx>
+struct storage_of {
+    using pair = kv_pair<Attn, Lctx>;
+    using step = attention_step<Attn, Lctx>;
+};
+template <class Scale, class Attn, class Lctx>
+struct storage_of<kv_int8<Scale>, Attn, Lctx> {
+    using pair = kv_pair_q8<Attn, Lctx, Scale>;
+    using step = attention_step_q8<Attn, Lctx, typename q8_attention_ops_of<Attn, Lctx>::type>;
 };
 
 // The column t of a cache matrix as a (rows, 1) view.
@@ -114,8 +195,9 @@ void project(const W& w, const X& x, Y&& y, const B& b, const R* r = nullptr) no
 
 // Lines 2–3 of Algorithm 3 for every head: k_t ← W_k e + b_k, v_t ← W_v e + b_v, appended as
 // column t of K and V (which then have t + 1 columns).
-template <class Attn, class Lctx, class E>
-void append_key_value(const Attn& p, const E& e, kv_pair<Attn, Lctx>& kv, std::size_t t) noexcept {
+template <class Attn, class Lctx, class E, class Step>
+void append_key_value(const Attn& p, const E& e, kv_pair<Attn, Lctx>& kv, Step&,
+                      std::size_t t) noexcept {
     kv.K.resize_cols(t + 1);
     kv.V.resize_cols(t + 1);
     project(p.W_k, e, column_at(kv.K, t), p.b_k);  // 2: k_t ← W_k e + b_k         (H·d_attn, 1)
@@ -137,6 +219,59 @@ void attend(const Attn& p, const E& e, const kv_pair<Attn, Lctx>& kv, attention_
                                            head(attention_cview(kv.K), h),
                                            head(attention_cview(kv.V), h), mask_bidirectional{},
                                            s.alpha.view(), head(s.Y.view(), h));
+    project(p.W_o, s.Y, out, p.b_o, r);  // Algorithm 5, line 4: W_o Y + b_o (+ r)     (d_out, 1)
+}
+
+// Codes and scales of a new column x (rows floats) into an int8 cache, one scale per `group`
+// rows (a head's, or all of them): code i goes to out[i·stride], scale g to scales[g].
+template <class T>
+void quantize_column(std::size_t rows, std::size_t group, const T* x, std::int8_t* out,
+                     std::size_t stride, float* scales) noexcept {
+    for (std::size_t g = 0; g < rows / group; ++g) {
+        const float* xg = x + g * group;
+        const float amax = kernels::scalar::activation_amax_q8(group, xg);
+        const float inv = amax > 0 ? 127.0f / amax : 0.0f;
+        for (std::size_t i = 0; i < group; ++i)
+            out[(g * group + i) * stride] =
+                static_cast<std::int8_t>(kernels::scalar::round_half_even(xg[i] * inv));
+        scales[g] = kernels::scalar::activation_scale_q8(amax);
+    }
+}
+
+// Lines 2–3 of Algorithm 3 into an int8 cache: k_t, v_t computed in float, then quantized into
+// column t of K and position t of every row of Vᵀ.
+template <class Attn, class Lctx, class Scale, class Step, class E>
+void append_key_value(const Attn& p, const E& e, kv_pair_q8<Attn, Lctx, Scale>& kv, Step& s,
+                      std::size_t t) noexcept {
+    using pair = kv_pair_q8<Attn, Lctx, Scale>;
+    s.k.resize_cols(1), s.v.resize_cols(1);
+    project(p.W_k, e, s.k, p.b_k);  // 2: k_t ← W_k e + b_k                        (H·d_attn, 1)
+    project(p.W_v, e, s.v, p.b_v);  // 3: v_t ← W_v e + b_v                         (H·d_mid, 1)
+    quantize_column(pair::d_q, pair::d_q / pair::scales, s.k.data(), kv.K + t * pair::d_q, 1,
+                    kv.sK + t * pair::scales);
+    quantize_column(pair::d_v, pair::d_v / pair::scales, s.v.data(), kv.Vt + t, pair::l_pad,
+                    kv.sV + t * pair::scales);
+    kv.n = t + 1;
+}
+
+// attend() over an int8 cache: per head, kernels' attend_q8 (q and the weights α·s_v quantized
+// on the fly, int32 sums), then W_o as for the float cache.
+template <class Attn, class Lctx, class Scale, class Step, class E, class Out>
+void attend(const Attn& p, const E& e, const kv_pair_q8<Attn, Lctx, Scale>& kv, Step& s, Out& out,
+            const Out* r = nullptr) noexcept {
+    using pair = kv_pair_q8<Attn, Lctx, Scale>;
+    using Ops = typename q8_attention_ops_of<Attn, Lctx>::type;
+    using T = typename Attn::value_type;
+    constexpr std::size_t d_attn = Ops::d_attn, d_mid = Ops::d_mid;
+    project(p.W_q, e, s.q, p.b_q);  // 1: q ← W_q e + b_q                            (H·d_attn, 1)
+    const T scale = nn::detail::attention_scale<T, typename Attn::attn_dim>();
+    for (std::size_t h = 0; h < Attn::n_heads; ++h) {
+        const std::size_t g = pair::scales == 1 ? 0 : h;  // the scales of head h
+        // 4: α ← softmax(K^hᵀ q^h / √d_attn);  5: ṽ^h ← V^h α                       (d_mid, 1)
+        kernels::scalar::attend_q8<Ops>(kv.n, s.q.data() + h * d_attn, kv.K + h * d_attn, kv.sK + g,
+                                        kv.Vt + h * d_mid * pair::l_pad, kv.sV + g, pair::scales,
+                                        scale, s.weights, s.codes, s.sums, s.Y.data() + h * d_mid);
+    }
     project(p.W_o, s.Y, out, p.b_o, r);  // Algorithm 5, line 4: W_o Y + b_o (+ r)     (d_out, 1)
 }
 
@@ -175,7 +310,7 @@ status check_step(std::size_t length, token x) noexcept {
 namespace detail {
 
 // The cache of a decoder-only model: its layer_type names the attention, norm and MLP blocks.
-template <class Model>
+template <class Model, class Storage>
 struct decoder_only_cache {
     using model_type = Model;
     using value_type = typename Model::value_type;
@@ -186,18 +321,20 @@ struct decoder_only_cache {
     using S = l_step<1>;
     using layer_type = typename model_type::layer_type;
     using attn_type = typename layer_type::attn_type;
+    using storage = Storage;
+    using storage_type = storage_of<Storage, attn_type, l_x>;
     static constexpr std::size_t L = model_type::L;
 
-    std::array<detail::kv_pair<attn_type, l_x>, L> layers;  // per layer K, V at l_max
-    std::array<token, l_x::capacity> x{};                   // the tokens so far
-    std::size_t n = 0;                                      // how many
+    std::array<typename storage_type::pair, L> layers;  // per layer K, V at l_max
+    std::array<token, l_x::capacity> x{};               // the tokens so far
+    std::size_t n = 0;                                  // how many
 
     // One step's working memory, shared by the layers.
     mat<T, d_e, S> X;      // the stream of the new token                         (d_e, 1)
     mat<T, d_e, S> Xt;     // 5, 7, 10: its layer-normed copy                     (d_e, 1)
     mat<T, d_e, S> X_mid;  // 6: X + MHAttention(X̃, X̃)                            (d_e, 1)
     typename layer_type::norm_type::template cache<S> norm_cache;
-    detail::attention_step<attn_type, l_x> attn;
+    typename storage_type::step attn;
     typename layer_type::mlp_type::template cache<S> mlp_cache;
     mat<T, N_V, S> logits;  // 11: W_u X̃ of the newest position                   (N_V, 1)
     sampling_scratch<T, N_V::size> sampler;
@@ -208,11 +345,12 @@ struct decoder_only_cache {
 
 }  // namespace detail
 
-template <class T, class cfg>
-struct kv_cache<DTransformer<T, cfg>> : detail::decoder_only_cache<DTransformer<T, cfg>> {};
-template <class cfg, class Act>
-struct kv_cache<quantized<DTransformer<float, cfg>, Act>>
-    : detail::decoder_only_cache<quantized<DTransformer<float, cfg>, Act>> {};
+template <class T, class cfg, class Storage>
+struct kv_cache<DTransformer<T, cfg>, Storage>
+    : detail::decoder_only_cache<DTransformer<T, cfg>, Storage> {};
+template <class cfg, class Act, class Storage>
+struct kv_cache<quantized<DTransformer<float, cfg>, Act>, Storage>
+    : detail::decoder_only_cache<quantized<DTransformer<float, cfg>, Act>, Storage> {};
 
 namespace detail {
 
@@ -224,8 +362,8 @@ void embed_step(const DTransformer<T, cfg>& m, const token& x, Xt&& X, std::size
 
 // Lines 2–11 of Algorithm 10 for the token x at position t = c.n, the earlier positions' keys
 // and values in c: appends this position's, leaves its logits in c.logits.
-template <class Model>
-void decode_step(const Model& m, decoder_only_cache<Model>& c, token x) noexcept {
+template <class Model, class Storage>
+void decode_step(const Model& m, decoder_only_cache<Model, Storage>& c, token x) noexcept {
     using T = typename Model::value_type;
     constexpr T eps = static_cast<T>(Model::traits::eps);
     const std::size_t t = c.n;
@@ -239,7 +377,7 @@ void decode_step(const Model& m, decoder_only_cache<Model>& c, token x) noexcept
         auto& kv = c.layers[l];
         nn::forward(p.ln1, c.X, c.Xt, c.norm_cache, eps);  // 5: X̃ ← layer_norm(X | γ¹, β¹)
         // 6: X ← X + MHAttention(X̃, X̃ | W_l, MaskΔ), column t: its k, v join the cache
-        append_key_value(p.attn, c.Xt, kv, t);
+        append_key_value(p.attn, c.Xt, kv, c.attn, t);
         attend(p.attn, c.Xt, kv, c.attn, c.X_mid, &c.X);
         nn::forward(p.ln2, c.X_mid, c.Xt, c.norm_cache, eps);  // 7: X̃ ← layer_norm(X | γ², β²)
         mlp_step(p.mlp, c.Xt, c.X, c.mlp_cache, c.X_mid);      // 8: X ← X + mlp(X̃)
@@ -315,7 +453,7 @@ void decode_step(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>
         const auto& p = m.decoder.layers[l];
         auto& kv = c.layers[l];
         // 14: X ← X + MHAttention(X, X | W_l^dec, MaskΔ), column t
-        append_key_value(p.self_attn, c.X, kv.self, t);
+        append_key_value(p.self_attn, c.X, kv.self, c.self_attn, t);
         attend(p.self_attn, c.X, kv.self, c.self_attn, c.X_a, &c.X);
         nn::forward(p.ln1, c.X_a, c.X_1, c.norm_cache, eps);  // 15
         // 16: X ← X + MHAttention(X, Z | W_l^{e/d}, Mask ≡ 1): Z's keys and values are cached
@@ -365,8 +503,8 @@ status try_encode(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>
 
 namespace detail {
 // Whether the cache can decode: an EDTransformer's needs its context z encoded first.
-template <class Model>
-constexpr bool has_context(const decoder_only_cache<Model>&) noexcept {
+template <class Model, class Storage>
+constexpr bool has_context(const decoder_only_cache<Model, Storage>&) noexcept {
     return true;
 }
 template <class T, class cfg>
@@ -376,8 +514,8 @@ constexpr bool has_context(const kv_cache<EDTransformer<T, cfg>>& c) noexcept {
 }  // namespace detail
 
 // Forget the decoded sequence (an EDTransformer's encoded context stays).
-template <class Model>
-void reset(kv_cache<Model>& c) noexcept {
+template <class Model, class Storage>
+void reset(kv_cache<Model, Storage>& c) noexcept {
     c.n = 0;
 }
 
@@ -385,8 +523,8 @@ inline namespace typed {
 
 // One new token at position length(): its logits in c.logits. On a bad token, a full cache or
 // (EDTransformer) no encoded context nothing changes.
-template <class Model>
-status try_append(const Model& m, kv_cache<Model>& c, token x) noexcept {
+template <class Model, class Storage>
+status try_append(const Model& m, kv_cache<Model, Storage>& c, token x) noexcept {
     if (!detail::has_context(c))
         return status::no_context;
     const status s = detail::check_step<Model>(c.n, x);
@@ -397,8 +535,8 @@ status try_append(const Model& m, kv_cache<Model>& c, token x) noexcept {
 
 // reset, then every token of the prompt (1 ≤ ℓ ≤ l_max, ids < N_V; checked before anything
 // changes): the logits of its last position in c.logits.
-template <class Model>
-status try_prefill(const Model& m, kv_cache<Model>& c, tokens_for<Model> prompt) noexcept {
+template <class Model, class Storage>
+status try_prefill(const Model& m, kv_cache<Model, Storage>& c, tokens_for<Model> prompt) noexcept {
     if (!detail::has_context(c))
         return status::no_context;
     const input_report r = detail::inspect<Model>(prompt, "x");
@@ -413,8 +551,8 @@ status try_prefill(const Model& m, kv_cache<Model>& c, tokens_for<Model> prompt)
 }  // namespace typed
 
 // The newest position's logits W_u X̃[:, t] (N_V), valid until the cache's next step.
-template <class Model>
-auto logits(const kv_cache<Model>& c) noexcept {
+template <class Model, class Storage>
+auto logits(const kv_cache<Model, Storage>& c) noexcept {
     return c.logits.col(0);
 }
 
@@ -429,10 +567,10 @@ typename decltype(Cache::logits)::rows_dim >
 inline namespace typed {
 
 // P[:, t] = softmax(logits) of the newest position into P (N_V).
-template <class Model, class PV>
-    requires probabilities_operand<PV, kv_cache<Model>>
-void probabilities(const kv_cache<Model>& c, PV&& P) noexcept {
-    using T = typename kv_cache<Model>::value_type;
+template <class Model, class Storage, class PV>
+    requires probabilities_operand<PV, kv_cache<Model, Storage>>
+void probabilities(const kv_cache<Model, Storage>& c, PV&& P) noexcept {
+    using T = typename kv_cache<Model, Storage>::value_type;
     const auto l = logits(c);
     T m = l[0];
     for (std::size_t i = 1; i < l.size(); ++i)
@@ -461,12 +599,12 @@ void require_ok(status s) {
 
 inline namespace typed {
 
-template <class Model>
-void append(const Model& m, kv_cache<Model>& c, token x) {
+template <class Model, class Storage>
+void append(const Model& m, kv_cache<Model, Storage>& c, token x) {
     detail::require_ok<Model>(try_append(m, c, x));
 }
-template <class Model>
-void prefill(const Model& m, kv_cache<Model>& c, tokens_for<Model> prompt) {
+template <class Model, class Storage>
+void prefill(const Model& m, kv_cache<Model, Storage>& c, tokens_for<Model> prompt) {
     if (const input_report r = detail::inspect<Model>(prompt, "x"); r.code != status::ok)
         detail::require_valid<Model>(r);
     detail::require_ok<Model>(try_prefill(m, c, prompt));
@@ -525,10 +663,10 @@ template <class X>
     requires(!detail::is_kv_cache<X> && requires { typename detail::belongs_to<X>::model; })
 auto reset(X& x) noexcept
     -> decltype(detail::shape_error_of<in::reset>(detail::reset_error<std::remove_const_t<X>>()));
-template <class Model, class PV>
-    requires(!probabilities_operand<PV, kv_cache<Model>>)
-auto probabilities(const kv_cache<Model>& c, PV&& P) noexcept
+template <class Model, class Storage, class PV>
+    requires(!probabilities_operand<PV, kv_cache<Model, Storage>>)
+auto probabilities(const kv_cache<Model, Storage>& c, PV&& P) noexcept
     -> decltype(detail::shape_error_of<in::probabilities>(
-        detail::probabilities_error<kv_cache<Model>, PV>()));
+        detail::probabilities_error<kv_cache<Model, Storage>, PV>()));
 
 }  // namespace typeformer

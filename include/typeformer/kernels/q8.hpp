@@ -45,8 +45,9 @@ namespace typeformer {
 
 // What a product with int8 weights does with its float input (see above).
 struct float_activations {};
-struct per_token {};   // one scale per column of the input
+struct per_token {};   // one scale per column of the input (a token)
 struct per_tensor {};  // one scale for all of it
+struct per_head {};    // (an int8 KV cache, infer/kv_cache.hpp) one scale per token and head
 template <class Scale>
 struct int8_activations {
     static_assert(std::is_same_v<Scale, per_token> || std::is_same_v<Scale, per_tensor>,

@@ -53,6 +53,7 @@ struct q8_attention {
     using value_type = typename Attn::value_type;
     using qk_dim = typename Attn::qk_dim;  // H·d_attn
     using v_dim = typename Attn::v_dim;    // H·d_mid
+    using attn_dim = typename Attn::attn_dim;
     static constexpr std::size_t n_heads = Attn::n_heads;
     q8_mat<qk_dim, typename Attn::x_dim, Act> W_q;
     vec<value_type, qk_dim> b_q;

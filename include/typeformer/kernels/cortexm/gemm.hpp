@@ -18,6 +18,12 @@
 // is off in ISO C++).
 #pragma once
 
+// Assembly for the Armv7E-M / Armv8-M Mainline FPU and DSP extension: elsewhere (a host, or a
+// tool that reads every header) this header declares nothing; kernels/backend.hpp includes it
+// only for such a core (TYPEFORMER_CORTEXM).
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__ARM_FP) && \
+    defined(__ARM_FEATURE_DSP)
+
 #include <cstddef>
 #include <type_traits>
 
@@ -341,3 +347,5 @@ void gemv_t(std::size_t m, std::size_t k, const T* A, std::size_t lda, const T* 
 }
 
 }  // namespace typeformer::kernels::cortexm
+
+#endif

@@ -15,6 +15,11 @@
 // the loads take as immediates (K ≤ 336, a multiple of 8; other K run the C loop below it).
 #pragma once
 
+// Assembly for the Armv7E-M / Armv8-M Mainline FPU and DSP extension: elsewhere (a host, or a
+// tool that reads every header) this header declares nothing; kernels/backend.hpp includes it
+// only for such a core (TYPEFORMER_CORTEXM).
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && defined(__ARM_FP) && \
+    defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
 
 #include <bit>
@@ -22,6 +27,7 @@
 #include <cstdint>
 
 #include "../scalar/q8.hpp"
+#include "softmax.hpp"
 
 namespace typeformer::kernels::cortexm {
 
@@ -68,50 +74,76 @@ inline void quantize_pairs(std::size_t k, const float* x, float amax, std::uint3
     "smlad " acc ", %[v1], %[xd], " acc "\n\t"
 // clang-format on
 
-// acc[r] = row r of Q · x for the R (4 or 1) rows at w, K bytes apart; x the codes of
-// quantize_pairs.
-template <std::size_t K, int R>
+// The last 4 entries of a row whose length is 4 more than a multiple of 8.
+#define TYPEFORMER_Q8_TAIL(acc, off)   \
+    "ldr %[v0], [%[w], #" off          \
+    "]\n\t"                            \
+    "sxtb16 %[t], %[v0]\n\t"           \
+    "smlad " acc ", %[t], %[xa], " acc \
+    "\n\t"                             \
+    "sxtb16 %[v0], %[v0], ror #8\n\t"  \
+    "smlad " acc ", %[v0], %[xb], " acc "\n\t"
+
+// Rows of int8 Stride bytes apart: acc[r] = row r · x over 8·n8 entries (n8 ≥ 1), then 4 more
+// when Tail4; x the codes of quantize_pairs. R is 4 or 1.
+template <std::size_t Stride, int R, bool Tail4 = false>
 [[gnu::always_inline]] inline void dot_rows(const std::int8_t* w, const std::uint32_t* x,
-                                            std::int32_t (&acc)[R]) noexcept {
-    static_assert(K % 8 == 0 && K > 0 && 3 * K + 8 <= 1020);
-    const std::uint32_t* const end = x + K / 2;
+                                            std::size_t n8, std::int32_t (&acc)[R]) noexcept {
+    static_assert(3 * Stride + 8 <= 1020, "LDRD's offsets reach 1020 bytes");
+    const std::uint32_t* const end = x + 4 * n8;
     std::uint32_t xa, xb, xc, xd, v0, v1, t;
+    // clang-format off
+#define TYPEFORMER_Q8_LOOP(ROWS)                       \
+        "1:\n\t"                                       \
+        "ldrd %[xa], %[xb], [%[x]], #8\n\t"            \
+        "ldrd %[xc], %[xd], [%[x]], #8\n\t"            \
+        ROWS(TYPEFORMER_Q8_ROW)                        \
+        "adds %[w], %[w], #8\n\t"                      \
+        "cmp %[x], %[end]\n\t"                         \
+        "bne 1b\n\t"
+#define TYPEFORMER_Q8_LAST4(ROWS)                      \
+        "ldrd %[xa], %[xb], [%[x]]\n\t"                \
+        ROWS(TYPEFORMER_Q8_TAIL)
+#define TYPEFORMER_ROWS4(F) F("%[a0]", "0") F("%[a1]", "%c[k1]") F("%[a2]", "%c[k2]") F("%[a3]", "%c[k3]")
+#define TYPEFORMER_ROWS1(F) F("%[a0]", "0")
+#define TYPEFORMER_TEMPS                                                                    \
+        [w] "+r"(w), [x] "+r"(x), [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc),          \
+        [xd] "=&r"(xd), [v0] "=&r"(v0), [v1] "=&r"(v1), [t] "=&r"(t)
+    // clang-format on
     if constexpr (R == 4) {
         std::int32_t a0, a1, a2, a3;
-        asm volatile("movs %[a0], #0\n\t"
-                     "movs %[a1], #0\n\t"
-                     "movs %[a2], #0\n\t"
-                     "movs %[a3], #0\n"
-                     "1:\n\t"
-                     "ldrd %[xa], %[xb], [%[x]], #8\n\t"
-                     "ldrd %[xc], %[xd], [%[x]], #8\n\t" TYPEFORMER_Q8_ROW("%[a0]", "0")
-                         TYPEFORMER_Q8_ROW("%[a1]", "%c[k1]") TYPEFORMER_Q8_ROW("%[a2]", "%c[k2]")
-                             TYPEFORMER_Q8_ROW("%[a3]", "%c[k3]") "adds %[w], %[w], #8\n\t"
-                                                                  "cmp %[x], %[end]\n\t"
-                                                                  "bne 1b\n"
-                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
-                       [w] "+r"(w), [x] "+r"(x), [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc),
-                       [xd] "=&r"(xd), [v0] "=&r"(v0), [v1] "=&r"(v1), [t] "=&r"(t)
-                     : [end] "r"(end), [k1] "i"(K), [k2] "i"(2 * K), [k3] "i"(3 * K)
-                     : "cc", "memory");
+#define TYPEFORMER_OPERANDS                                                            \
+    : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), TYPEFORMER_TEMPS      \
+    : [end] "r"(end), [k1] "i"(Stride), [k2] "i"(2 * Stride), [k3] "i"(3 * Stride)          \
+    : "cc", "memory"
+#define TYPEFORMER_ZERO4 "movs %[a0], #0\n\tmovs %[a1], #0\n\tmovs %[a2], #0\n\tmovs %[a3], #0\n"
+        if constexpr (Tail4)
+            asm volatile(TYPEFORMER_ZERO4 TYPEFORMER_Q8_LOOP(TYPEFORMER_ROWS4)
+                             TYPEFORMER_Q8_LAST4(TYPEFORMER_ROWS4) TYPEFORMER_OPERANDS);
+        else
+            asm volatile(TYPEFORMER_ZERO4 TYPEFORMER_Q8_LOOP(TYPEFORMER_ROWS4) TYPEFORMER_OPERANDS);
+#undef TYPEFORMER_ZERO4
+#undef TYPEFORMER_OPERANDS
         acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
     } else {
         static_assert(R == 1);
         std::int32_t a0;
-        asm volatile("movs %[a0], #0\n"
-                     "1:\n\t"
-                     "ldrd %[xa], %[xb], [%[x]], #8\n\t"
-                     "ldrd %[xc], %[xd], [%[x]], #8\n\t" TYPEFORMER_Q8_ROW("%[a0]", "0")
-                     "adds %[w], %[w], #8\n\t"
-                     "cmp %[x], %[end]\n\t"
-                     "bne 1b\n"
-                     : [a0] "=&r"(a0), [w] "+r"(w), [x] "+r"(x), [xa] "=&r"(xa), [xb] "=&r"(xb),
-                       [xc] "=&r"(xc), [xd] "=&r"(xd), [v0] "=&r"(v0), [v1] "=&r"(v1),
-                       [t] "=&r"(t)
-                     : [end] "r"(end)
-                     : "cc", "memory");
+#define TYPEFORMER_OPERANDS \
+    : [a0] "=&r"(a0), TYPEFORMER_TEMPS : [end] "r"(end) : "cc", "memory"
+        if constexpr (Tail4)
+            asm volatile("movs %[a0], #0\n" TYPEFORMER_Q8_LOOP(TYPEFORMER_ROWS1)
+                             TYPEFORMER_Q8_LAST4(TYPEFORMER_ROWS1) TYPEFORMER_OPERANDS);
+        else
+            asm volatile("movs %[a0], #0\n" TYPEFORMER_Q8_LOOP(TYPEFORMER_ROWS1)
+                             TYPEFORMER_OPERANDS);
+#undef TYPEFORMER_OPERANDS
         acc[0] = a0;
     }
+#undef TYPEFORMER_TEMPS
+#undef TYPEFORMER_ROWS1
+#undef TYPEFORMER_ROWS4
+#undef TYPEFORMER_Q8_LAST4
+#undef TYPEFORMER_Q8_LOOP
 }
 
 // c[0:4] ← acc · (s[0:4] · s_x) (+ old, + bias, + res: those not null), scalar::q8a8_entry's
@@ -165,6 +197,7 @@ template <std::size_t K, int R>
         : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "cc", "memory");
 }
 
+#undef TYPEFORMER_Q8_TAIL
 #undef TYPEFORMER_Q8_ROW
 
 // The same sum for any k (a multiple of 4), one row, in C.
@@ -193,18 +226,18 @@ void q8a8_column(const std::int8_t* Q, const float* s, const std::uint32_t* code
         c[i] = scalar::q8a8_entry(acc, s[i], s_x, old ? old + i : nullptr,
                                   bias ? bias + i : nullptr, res ? res + i : nullptr);
     };
-    if constexpr (K % 8 == 0 && 3 * K + 8 <= 1020) {
+    if constexpr (K >= 8 && 3 * K + 8 <= 1020) {
         constexpr std::size_t M4 = M / 4 * 4;
         for (std::size_t i = 0; i < M4; i += 4) {
             std::int32_t acc[4];
-            dot_rows<K, 4>(Q + i * K, codes, acc);
+            dot_rows<K, 4, K % 8 != 0>(Q + i * K, codes, K / 8, acc);
             finish4(acc, s + i, s_x, c + i, old ? old + i : nullptr, bias ? bias + i : nullptr,
                     res ? res + i : nullptr);
         }
         if constexpr (M4 < M)
             for (std::size_t i = M4; i < M; ++i) {
                 std::int32_t acc[1];
-                dot_rows<K, 1>(Q + i * K, codes, acc);
+                dot_rows<K, 1, K % 8 != 0>(Q + i * K, codes, K / 8, acc);
                 finish(i, acc[0]);
             }
     } else {
@@ -245,6 +278,72 @@ void gemm_q8a8(std::size_t n, const std::int8_t* Q, const float* s, const float*
     }
 }
 
+// attend_q8 (kernels/scalar/q8.hpp) on the DSP extension: the codes of quantize_pairs (over a
+// multiple of 8 entries, zeros past n), 4 positions of Kᵀq and 4 rows of V·β at a time.
+template <std::size_t Dattn, std::size_t LdK, std::size_t Dmid, std::size_t LdV>
+struct q8_attention_ops {
+    using code = std::uint32_t;  // two 16-bit codes
+    static constexpr std::size_t d_attn = Dattn, d_mid = Dmid;
+    static_assert(Dattn % 4 == 0, "d_attn a multiple of 4");
+
+    static float quantize(std::size_t n, const float* x, code* codes) noexcept {
+        const float a = detail::amax(n, x);
+        const std::size_t n4 = n / 4 * 4;
+        detail::quantize_pairs(n4, x, a, codes);
+        float last[8] = {};  // the entries past n4, then zeros to a multiple of 8
+        for (std::size_t p = n4; p < n; ++p)
+            last[p - n4] = x[p];
+        const std::size_t padded = (n + 7) / 8 * 8;
+        if (padded > n4)
+            detail::quantize_pairs(padded - n4, last, a, codes + n4 / 2);
+        return scalar::activation_scale_q8(a);
+    }
+    static void scores(std::size_t n, const std::int8_t* K, const code* q,
+                       std::int32_t* sums) noexcept {
+        if constexpr (Dattn >= 8 && 3 * LdK + 8 <= 1020) {
+            std::size_t u = 0;
+            for (; u + 4 <= n; u += 4) {
+                std::int32_t acc[4];
+                detail::dot_rows<LdK, 4, Dattn % 8 != 0>(K + u * LdK, q, Dattn / 8, acc);
+                sums[u] = acc[0], sums[u + 1] = acc[1], sums[u + 2] = acc[2], sums[u + 3] = acc[3];
+            }
+            for (; u < n; ++u) {
+                std::int32_t acc[1];
+                detail::dot_rows<LdK, 1, Dattn % 8 != 0>(K + u * LdK, q, Dattn / 8, acc);
+                sums[u] = acc[0];
+            }
+        } else {
+            for (std::size_t u = 0; u < n; ++u)
+                sums[u] = detail::dot_row(Dattn, K + u * LdK, q);
+        }
+    }
+    static void mix(std::size_t n, const std::int8_t* Vt, const code* b,
+                    std::int32_t* sums) noexcept {
+        const std::size_t n8 = (n + 7) / 8;  // the codes are zeros past n
+        if constexpr (3 * LdV + 8 <= 1020) {
+            constexpr std::size_t D4 = Dmid / 4 * 4;
+            for (std::size_t i = 0; i < D4; i += 4) {
+                std::int32_t acc[4];
+                detail::dot_rows<LdV, 4>(Vt + i * LdV, b, n8, acc);
+                sums[i] = acc[0], sums[i + 1] = acc[1], sums[i + 2] = acc[2], sums[i + 3] = acc[3];
+            }
+            for (std::size_t i = D4; i < Dmid; ++i) {
+                std::int32_t acc[1];
+                detail::dot_rows<LdV, 1>(Vt + i * LdV, b, n8, acc);
+                sums[i] = acc[0];
+            }
+        } else {
+            for (std::size_t i = 0; i < Dmid; ++i)
+                sums[i] = detail::dot_row(8 * n8, Vt + i * LdV, b);
+        }
+    }
+    static void softmax(std::size_t n, float scale, float* s) noexcept {
+        softmax_columns(n, std::size_t{1}, scale, false, std::ptrdiff_t{0}, s, n);
+    }
+};
+
 using scalar::gemm_q8;
 
 }  // namespace typeformer::kernels::cortexm
+
+#endif

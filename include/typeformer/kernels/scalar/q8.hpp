@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "gemm.hpp"  // gemm_epilogue
+#include "softmax.hpp"
 
 namespace typeformer::kernels::scalar {
 
@@ -156,5 +157,65 @@ constexpr void gemm_q8a8(std::size_t m, std::size_t n, std::size_t k, const std:
         }
     }
 }
+
+// ---- one head of attention over an int8 KV cache (infer/kv_cache.hpp's kv_int8) ----
+//
+// Algorithm 3's lines 4–5 for one query q (d_attn floats) against n cached positions:
+//   K  column u (d_attn codes) at K + u·LdK, its scale sk[u·lds]
+//   V  stored transposed: row i (codes, one per position) at Vt + i·LdV, scales sv[u·lds]
+//   1. q quantized (one scale s_q), s_u = (Σ_i q_i k_iu, an int32) · (s_q · sk_u)
+//   2. α = softmax(scale · s)                                          (float, alpha: n)
+//   3. β_u = α_u · sv_u quantized (one scale s_β), out_i = (Σ_u β_u v_iu) · s_β
+// Ops is the layer: q8_attention_ops<Dattn, LdK, Dmid, LdV> below or the Cortex-M one, which
+// give the same int32 sums (exact) and differ only where their softmax does. `codes` holds the
+// layer's codes of l entries (Ops::code), `sums` max(l, Dmid) ints; l ≥ n is the positions'
+// capacity (the rows of Vt have LdV ≥ l bytes).
+template <class Ops>
+void attend_q8(std::size_t n, const float* q, const std::int8_t* K, const float* sk,
+               const std::int8_t* Vt, const float* sv, std::size_t lds, float scale, float* alpha,
+               typename Ops::code* codes, std::int32_t* sums, float* out) noexcept {
+    const float s_q = Ops::quantize(Ops::d_attn, q, codes);
+    Ops::scores(n, K, codes, sums);  // 1: Kᵀq
+    for (std::size_t u = 0; u < n; ++u)
+        alpha[u] = static_cast<float>(sums[u]) * (s_q * sk[u * lds]);
+    Ops::softmax(n, scale, alpha);  // 2
+    for (std::size_t u = 0; u < n; ++u)
+        alpha[u] *= sv[u * lds];
+    const float s_b = Ops::quantize(n, alpha, codes);
+    Ops::mix(n, Vt, codes, sums);  // 3: V β
+    for (std::size_t i = 0; i < Ops::d_mid; ++i)
+        out[i] = static_cast<float>(sums[i]) * s_b;
+}
+
+// The scalar layer's attend_q8: int8 codes, plain loops.
+template <std::size_t Dattn, std::size_t LdK, std::size_t Dmid, std::size_t LdV>
+struct q8_attention_ops {
+    using code = std::int8_t;
+    static constexpr std::size_t d_attn = Dattn, d_mid = Dmid;
+    static float quantize(std::size_t n, const float* x, code* codes) noexcept {
+        return quantize_activation_q8(n, x, codes);
+    }
+    static void scores(std::size_t n, const std::int8_t* K, const code* q,
+                       std::int32_t* sums) noexcept {
+        for (std::size_t u = 0; u < n; ++u) {
+            std::int32_t a = 0;
+            for (std::size_t i = 0; i < Dattn; ++i)
+                a += static_cast<std::int32_t>(K[u * LdK + i]) * q[i];
+            sums[u] = a;
+        }
+    }
+    static void mix(std::size_t n, const std::int8_t* Vt, const code* b,
+                    std::int32_t* sums) noexcept {
+        for (std::size_t i = 0; i < Dmid; ++i) {
+            std::int32_t a = 0;
+            for (std::size_t u = 0; u < n; ++u)
+                a += static_cast<std::int32_t>(Vt[i * LdV + u]) * b[u];
+            sums[i] = a;
+        }
+    }
+    static void softmax(std::size_t n, float scale, float* s) noexcept {
+        softmax_columns(n, std::size_t{1}, scale, false, std::ptrdiff_t{0}, s, n);
+    }
+};
 
 }  // namespace typeformer::kernels::scalar
