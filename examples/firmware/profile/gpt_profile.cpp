@@ -25,6 +25,8 @@
 
 namespace tf = typeformer;
 
+TYPEFORMER_BOARD_STACK(16384);  // the board support puts it in the stack region
+
 namespace {
 
 struct mid {
@@ -242,6 +244,7 @@ bool train(const char* label, std::span<const tf::token> x, Update update) {
 }  // namespace
 
 int main() {
+    profile::calibrate();
     const gpt_tiny& tiny = tiny_trained<gpt_tiny>;
     board::print("info macs_per_token_tiny", macs_at<gpt_tiny>(20));
     board::print("info macs_per_token_mid", macs_at<gpt_mid>(20));

@@ -22,6 +22,8 @@
 
 namespace kn = typeformer::kernels;
 
+TYPEFORMER_BOARD_STACK(8192);  // the board support puts it in the stack region
+
 namespace {
 
 std::uint32_t state = 12345;
