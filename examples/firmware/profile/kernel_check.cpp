@@ -171,7 +171,11 @@ bool check_q8a8() {
 template <std::size_t Dattn, std::size_t LdK, std::size_t Dmid, std::size_t LdV>
 bool check_attention_sums() {
 #if TYPEFORMER_CORTEXM
+#if TYPEFORMER_HELIUM
+    using Device = kn::helium::q8_attention_ops<Dattn, LdK, Dmid, LdV>;
+#else
     using Device = kn::cortexm::q8_attention_ops<Dattn, LdK, Dmid, LdV>;
+#endif
     using Scalar = kn::scalar::q8_attention_ops<Dattn, LdK, Dmid, LdV>;
     constexpr std::size_t l = LdV;
     alignas(4) static std::int8_t K[LdK * l], Vt[Dmid * LdV];

@@ -26,6 +26,9 @@
 //                                         1056 KiB in all
 //   mps2_an386       4 MiB @ 0x00000000   RAM 4 MiB @ 0x20000000 (Cortex-M4; ZBT SSRAM, mps2-an386
 //   mps2_an500       the same             the first plays the flash) (Cortex-M7)      mps2-an500
+//   mps3_an547       ITCM 512 KiB @ 0x10000000  SRAM 4 MiB @ 0x31000000, DTCM 512 KiB      mps3-an547
+//                    (plays the flash)          @ 0x30000000 (the stack) (Cortex-M55,
+//                                               Helium; secure aliases)
 //   netduinoplus2    stm32f405's regions with the CCM at 0x20020000: QEMU 7.2 models no CCM
 //                    and maps 192 KiB of SRAM at 0x20000000, whose upper 64 KiB play it (the
 //                    same sizes, so a deployment that fits one fits the other)
@@ -182,7 +185,7 @@ struct stm32h743 : board<flash_region<memory::flash, 0x0800'0000, 2 * MiB>,
     using stack_region = memory::dtcm;
 };
 
-// QEMU's boards (the presets mcu-m4, mcu-m7, mcu-stm32f405).
+// QEMU's boards (the presets mcu-m4, mcu-m7, mcu-stm32f405, mcu-m55).
 struct mps2_an386 : board<flash_region<memory::flash, 0x0000'0000, 4 * MiB>,
                           ram_region<memory::ram, 0x2000'0000, 4 * MiB>> {
     static constexpr const char* part = "MPS2 AN386 (Cortex-M4)";
@@ -190,6 +193,15 @@ struct mps2_an386 : board<flash_region<memory::flash, 0x0000'0000, 4 * MiB>,
 };
 struct mps2_an500 : mps2_an386 {  // the same memory map
     static constexpr const char* part = "MPS2 AN500 (Cortex-M7)";
+};
+// QEMU's MPS3 AN547 (Cortex-M55 with Helium, the preset mcu-m55), run in its secure state: the
+// 512 KiB ITCM (secure alias 0x10000000) plays the flash, the SSE-300's 4 MiB of internal SRAM
+// (0x31000000) the RAM, the 512 KiB DTCM (0x30000000) holds the stack.
+struct mps3_an547 : board<flash_region<memory::itcm, 0x1000'0000, 512 * KiB>,
+                          ram_region<memory::sram, 0x3100'0000, 4 * MiB>,
+                          ram_region<memory::dtcm, 0x3000'0000, 512 * KiB>> {
+    static constexpr const char* part = "MPS3 AN547 (Cortex-M55)";
+    using stack_region = memory::dtcm;
 };
 struct netduinoplus2 : board<flash_region<memory::flash, 0x0800'0000, 1 * MiB>,
                              ram_region<memory::sram, 0x2000'0000, 128 * KiB>,

@@ -136,7 +136,8 @@ struct attention_step_q8 : attention_step<Attn, Lctx> {
                                  d_mid = Attn::v_dim::size / Attn::n_heads;
     mat<T, typename Attn::qk_dim, S> k;  // k_t before it is quantized          (H·d_attn, 1)
     mat<T, typename Attn::v_dim, S> v;   // v_t                                  (H·d_mid, 1)
-    alignas(8) typename Ops::code codes[(l_pad > d_attn ? l_pad : d_attn) + 8]{};
+    // the codes of max(l, d_attn) entries, padded to the layers' vectors (8 or 16 codes)
+    alignas(16) typename Ops::code codes[((l_pad > d_attn ? l_pad : d_attn) + 15) / 16 * 16]{};
     std::int32_t sums[l_pad > d_mid ? l_pad : d_mid]{};
     float weights[l_pad]{};  // α, then α_u·s_v,u
 };
@@ -147,7 +148,9 @@ struct q8_attention_ops_of {
     static constexpr std::size_t H = Attn::n_heads, d_attn = Attn::qk_dim::size / H,
                                  d_mid = Attn::v_dim::size / H,
                                  l_pad = (Lctx::capacity + 7) / 8 * 8;
-#if TYPEFORMER_CORTEXM
+#if TYPEFORMER_HELIUM
+    using type = kernels::helium::q8_attention_ops<d_attn, Attn::qk_dim::size, d_mid, l_pad>;
+#elif TYPEFORMER_CORTEXM
     using type = std::conditional_t<
         d_attn % 4 == 0,
         kernels::cortexm::q8_attention_ops<d_attn, Attn::qk_dim::size, d_mid, l_pad>,

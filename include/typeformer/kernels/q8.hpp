@@ -40,6 +40,9 @@
 #if TYPEFORMER_CORTEXM
 #include "cortexm/q8.hpp"
 #endif
+#if TYPEFORMER_HELIUM
+#include "helium/q8.hpp"
+#endif
 
 namespace typeformer {
 
@@ -104,7 +107,11 @@ constexpr void gemm_q8a8(std::size_t n, const std::int8_t* Q, const float* s, co
                          std::size_t ldb, float* C, std::size_t ldc, bool accumulate,
                          bool per_tensor, const gemm_epilogue<float>& ep = {}) noexcept {
     std::int8_t scratch[K];  // the codes of the scalar loop (the DSP kernel keeps its own)
-#if TYPEFORMER_CORTEXM
+#if TYPEFORMER_HELIUM
+    if (!std::is_constant_evaluated())
+        return helium::gemm_q8a8<M, K>(n, Q, s, B, ldb, C, ldc, accumulate, per_tensor, scratch,
+                                       ep);
+#elif TYPEFORMER_CORTEXM
     if (!std::is_constant_evaluated())
         return cortexm::gemm_q8a8<M, K>(n, Q, s, B, ldb, C, ldc, accumulate, per_tensor, scratch,
                                         ep);
