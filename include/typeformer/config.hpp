@@ -59,3 +59,28 @@ namespace typeformer::detail {
 #else
 #define TYPEFORMER_HAS_EXCEPTIONS 0
 #endif
+
+// TYPEFORMER_DEVICE: 1 in a bare-metal build (no OS: arm-none-eabi, newlib, freestanding), 0 on a
+// host; define it to 0 or 1 to choose. A device build computes the scalars a step needs beside
+// its tensors — the sampler's sums and draw, Adam's options and bias corrections, the angles of
+// sinusoidal positions — in float, so no soft-float double is linked into a firmware (a
+// Cortex-M4F has no double unit); a host computes them in double, as PyTorch does in Python.
+// Every translation unit of one program must see the same value (adam_options' fields follow it).
+#if !defined(TYPEFORMER_DEVICE)
+#if !defined(__STDC_HOSTED__) || !__STDC_HOSTED__ ||      \
+    (defined(_NEWLIB_VERSION) && !defined(__CYGWIN__)) || \
+    (defined(__ARM_EABI__) && !defined(__linux__))
+#define TYPEFORMER_DEVICE 1
+#else
+#define TYPEFORMER_DEVICE 0
+#endif
+#endif
+
+namespace typeformer {
+// The precision of those scalars: double on a host, float on a device.
+#if TYPEFORMER_DEVICE
+using step_real = float;
+#else
+using step_real = double;
+#endif
+}  // namespace typeformer

@@ -9,7 +9,7 @@
 //   prng::normal_sampler             N(0, 1) deviates, bit-identical on every IEEE-754 platform
 //   prng::normal_sampler_float       the same in float arithmetic only (a Cortex-M4F has no double
 //                                    unit): other numbers, coarser (12-bit) uniforms, also
-//                                    bit-identical everywhere
+//                                    bit-identical everywhere; both are basic_normal_sampler<T>
 //   prng::stream_for(seed, name)     an independent stream per parameter name (init)
 #pragma once
 
@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string_view>
 
 namespace typeformer {
@@ -27,11 +28,11 @@ namespace typeformer {
 // std::normal_distribution is implementation-defined, so typeformer carries its own:
 // xoshiro256** (Blackman & Vigna) seeded by splitmix64, and Marsaglia's polar method
 // for normals. The polar method is computed so that every result is bit-identical on
-// any IEEE-754 binary64 platform evaluating at its own precision (FLT_EVAL_METHOD 0,
-// so not x87) without -ffast-math: the uniforms are exact integers, ln is a fixed
-// atanh series whose products never feed an addition unless they are exact (so FMA
-// contraction cannot change a bit), and the only libm call is sqrt (correctly rounded
-// by IEEE 754). The sampler is meant for initialisation, not for speed.
+// any IEEE-754 platform evaluating at its own precision (FLT_EVAL_METHOD 0, so not x87)
+// without -ffast-math: the uniforms are exact integers, ln is a fixed atanh series whose
+// products never feed an addition unless they are exact (so FMA contraction cannot change
+// a bit), and the only libm call is sqrt (correctly rounded by IEEE 754). One template
+// serves double (init) and float (init_float); it is meant for initialisation, not speed.
 namespace prng {
 
 constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
@@ -114,131 +115,115 @@ constexpr std::uint32_t uniform_below(Gen& gen, std::uint32_t n) noexcept {
 }
 
 namespace detail {
-constexpr double pow2(int e) noexcept {  // 2^e for -1022 ≤ e ≤ 1023, exact
-    return std::bit_cast<double>(static_cast<std::uint64_t>(1023 + e) << 52);
-}
 
-// ln(n · 2^e) for 0 < n < 2^53, deterministic to the last bit (see above).
-inline double log_scaled(std::uint64_t n, int e) noexcept {
-    int k = static_cast<int>(std::bit_width(n));
-    double m = static_cast<double>(n) * pow2(-k);  // [0.5, 1), exact
-    if (m < 0.70710678118654752440) {
-        m *= 2.0;
-        --k;
-    }
-    // ln m = 2 atanh(y), y = (m − 1)/(m + 1), |y| ≤ 0.1716; 11 terms reach 2^-54.
-    const double y = (m - 1.0) / (m + 1.0);
-    const double y2 = y * y;
-    double term = y, sum = y;
-    for (int j = 1; j <= 11; ++j) {
-        term = term * y2;
-        sum = sum + term / static_cast<double>(2 * j + 1);
-    }
-    // (k + e)·ln 2 with ln 2 ≈ (LN2_HI + LN2_LO·2^-46)·2^-46: both integer products are
-    // exact below 2^53, so each term is an exact double and only their sum rounds.
-    constexpr std::int64_t LN2_HI = 48775896626292;  // round(ln 2 · 2^46)
-    constexpr std::int64_t LN2_LO = -9231015199942;  // round((ln 2 · 2^46 − LN2_HI) · 2^46)
-    const std::int64_t ke = k + e;
-    const double kln2 =
-        static_cast<double>(ke * LN2_HI) * pow2(-46) + static_cast<double>(ke * LN2_LO) * pow2(-92);
-    return 2.0 * sum + kln2;
-}
-}  // namespace detail
-
-// Standard normal deviates by Marsaglia's polar method; each accepted pair yields two.
-class normal_sampler {
-public:
-    template <class Gen>
-    double operator()(Gen& gen) noexcept {
-        if (has_spare_) {
-            has_spare_ = false;
-            return spare_;
-        }
-        for (;;) {
-            const std::uint64_t r = gen();
-            constexpr std::int64_t half = std::int64_t{1} << 26;
-            const std::int64_t a = static_cast<std::int64_t>((r >> 37) & 0x7FFFFFF) - half;
-            const std::int64_t b = static_cast<std::int64_t>((r >> 10) & 0x7FFFFFF) - half;
-            const std::int64_t s_int = a * a + b * b;  // s = s_int · 2^-52, exact
-            if (s_int == 0 || s_int >= (std::int64_t{1} << 52))
-                continue;
-            const double s = static_cast<double>(s_int) * detail::pow2(-52);
-            const double ln_s = detail::log_scaled(static_cast<std::uint64_t>(s_int), -52);
-            const double f = std::sqrt(-2.0 * ln_s / s);
-            spare_ = (static_cast<double>(b) * detail::pow2(-26)) * f;
-            has_spare_ = true;
-            return (static_cast<double>(a) * detail::pow2(-26)) * f;
-        }
-    }
-
-private:
-    double spare_ = 0.0;
-    bool has_spare_ = false;
+// What the polar method and its logarithm need per precision: how many uniform bits per
+// coordinate (B: a² + b² < 2^{2B−2} is exact in T), how many atanh terms reach T's last bit, and
+// ln 2 split as (LN2_HI + LN2_LO·2^−SPLIT)·2^−SPLIT so that (k + e)·LN2_HI and (k + e)·LN2_LO are
+// exact integers in T for every exponent used.
+template <class T>
+struct polar_traits;
+template <>
+struct polar_traits<double> {
+    using bits = std::uint64_t;
+    using integer = std::int64_t;
+    static constexpr int B = 27, terms = 11, split = 46;  // 11 terms reach 2^-54
+    static constexpr integer LN2_HI = 48775896626292;     // round(ln 2 · 2^46)
+    static constexpr integer LN2_LO = -9231015199942;  // round((ln 2 · 2^46 − LN2_HI) · 2^46)
+};
+template <>
+struct polar_traits<float> {  // float arithmetic only: no soft-float double on a Cortex-M4F
+    using bits = std::uint32_t;
+    using integer = std::int32_t;
+    static constexpr int B = 12, terms = 5, split = 17;  // 5 terms reach 2^-25; |k + e| < 64
+    static constexpr integer LN2_HI = 90852;             // round(ln 2 · 2^17)
+    static constexpr integer LN2_LO = 24543;             // round((ln 2 · 2^17 − LN2_HI) · 2^17)
 };
 
-namespace detail {
-constexpr float pow2f(int e) noexcept {  // 2^e for -126 ≤ e ≤ 127, exact
-    return std::bit_cast<float>(static_cast<std::uint32_t>(127 + e) << 23);
+// 2^e in T, exact for the normal range (double: −1022 ≤ e ≤ 1023, float: −126 ≤ e ≤ 127).
+template <class T>
+constexpr T pow2(int e) noexcept {
+    using traits = polar_traits<T>;
+    constexpr int mantissa = std::numeric_limits<T>::digits - 1;
+    constexpr int bias = std::numeric_limits<T>::max_exponent - 1;
+    return std::bit_cast<T>(static_cast<typename traits::bits>(bias + e) << mantissa);
 }
 
-// ln(n · 2^e) for 0 < n < 2^24, in float only and deterministic to the last bit: as
-// log_scaled, the series' products never feed an addition (so FMA contraction cannot change a
-// bit) and k·ln 2 is a sum of two exact terms.
+// ln(n · 2^e) for 0 < n < 2^digits(T), deterministic to the last bit (see above): the series'
+// products never feed an addition unless exact (so FMA contraction cannot change a bit), and
+// (k + e)·ln 2 is a sum of two exact terms.
+template <class T = double>
+constexpr T log_scaled(typename polar_traits<T>::bits n, int e) noexcept {
+    using traits = polar_traits<T>;
+    int k = static_cast<int>(std::bit_width(n));
+    T m = static_cast<T>(n) * pow2<T>(-k);  // [0.5, 1), exact
+    if (m < static_cast<T>(0.70710678118654752440)) {
+        m *= T(2);
+        --k;
+    }
+    // ln m = 2 atanh(y), y = (m − 1)/(m + 1), |y| ≤ 0.1716
+    const T y = (m - T(1)) / (m + T(1));
+    const T y2 = y * y;
+    T term = y, sum = y;
+    for (int j = 1; j <= traits::terms; ++j) {
+        term = term * y2;
+        sum = sum + term / static_cast<T>(2 * j + 1);
+    }
+    const auto ke = static_cast<typename traits::integer>(k + e);
+    const T kln2 = static_cast<T>(ke * traits::LN2_HI) * pow2<T>(-traits::split) +
+                   static_cast<T>(ke * traits::LN2_LO) * pow2<T>(-2 * traits::split);
+    return T(2) * sum + kln2;
+}
+
+// The float form under its old name (tests and callers that name the precision).
 inline float log_scaled_float(std::uint32_t n, int e) noexcept {
-    int k = static_cast<int>(std::bit_width(n));
-    float m = static_cast<float>(n) * pow2f(-k);  // [0.5, 1), exact
-    if (m < 0.70710678f) {
-        m *= 2.0f;
-        --k;
-    }
-    // ln m = 2 atanh(y), y = (m − 1)/(m + 1), |y| ≤ 0.1716; 5 terms reach 2^-25.
-    const float y = (m - 1.0f) / (m + 1.0f);
-    const float y2 = y * y;
-    float term = y, sum = y;
-    for (int j = 1; j <= 5; ++j) {
-        term = term * y2;
-        sum = sum + term / static_cast<float>(2 * j + 1);
-    }
-    // ln 2 ≈ (LN2_HI + LN2_LO·2^-17)·2^-17; |k + e| < 64 keeps both products below 2^24.
-    constexpr std::int32_t LN2_HI = 90852;  // round(ln 2 · 2^17)
-    constexpr std::int32_t LN2_LO = 24543;  // round((ln 2 · 2^17 − LN2_HI) · 2^17)
-    const std::int32_t ke = k + e;
-    const float kln2 =
-        static_cast<float>(ke * LN2_HI) * pow2f(-17) + static_cast<float>(ke * LN2_LO) * pow2f(-34);
-    return 2.0f * sum + kln2;
+    return log_scaled<float>(n, e);
 }
+
 }  // namespace detail
 
-// Marsaglia's polar method in float: a, b uniform on 12 bits, s = a² + b² exact in float.
-class normal_sampler_float {
+// Standard normal deviates by Marsaglia's polar method, computed in T only; each accepted pair
+// yields two. a, b are uniform integers on B bits (27 for double, 12 for float) taken from one
+// 64-bit draw, so s = a² + b² is exact in T. double: bit-identical on every IEEE-754 platform
+// (the init of the weights); float: other numbers, coarser uniforms, also bit-identical
+// everywhere, and no double arithmetic (a Cortex-M4F has no double unit).
+template <class T>
+class basic_normal_sampler {
 public:
     template <class Gen>
-    float operator()(Gen& gen) noexcept {
+    T operator()(Gen& gen) noexcept {
+        using traits = detail::polar_traits<T>;
+        using I = typename traits::integer;
         if (has_spare_) {
             has_spare_ = false;
             return spare_;
         }
         for (;;) {
             const std::uint64_t r = gen();
-            constexpr std::int32_t half = 1 << 11;
-            const std::int32_t a = static_cast<std::int32_t>((r >> 52) & 0xFFF) - half;
-            const std::int32_t b = static_cast<std::int32_t>((r >> 40) & 0xFFF) - half;
-            const std::int32_t s_int = a * a + b * b;  // s = s_int · 2^-22, exact
-            if (s_int == 0 || s_int >= (1 << 22))
+            constexpr int B = traits::B;
+            constexpr std::uint64_t bits = (std::uint64_t{1} << B) - 1;
+            constexpr I half = static_cast<I>(1) << (B - 1);
+            const I a = static_cast<I>((r >> (64 - B)) & bits) - half;
+            const I b = static_cast<I>((r >> (64 - 2 * B)) & bits) - half;
+            const I s_int = a * a + b * b;  // s = s_int · 2^{−2(B−1)}, exact
+            if (s_int == 0 || s_int >= (static_cast<I>(1) << (2 * B - 2)))
                 continue;
-            const float s = static_cast<float>(s_int) * detail::pow2f(-22);
-            const float ln_s = detail::log_scaled_float(static_cast<std::uint32_t>(s_int), -22);
-            const float f = std::sqrt(-2.0f * ln_s / s);
-            spare_ = (static_cast<float>(b) * detail::pow2f(-11)) * f;
+            const T s = static_cast<T>(s_int) * detail::pow2<T>(2 - 2 * B);
+            const T ln_s =
+                detail::log_scaled<T>(static_cast<typename traits::bits>(s_int), 2 - 2 * B);
+            const T f = std::sqrt(T(-2) * ln_s / s);
+            spare_ = (static_cast<T>(b) * detail::pow2<T>(1 - B)) * f;
             has_spare_ = true;
-            return (static_cast<float>(a) * detail::pow2f(-11)) * f;
+            return (static_cast<T>(a) * detail::pow2<T>(1 - B)) * f;
         }
     }
 
 private:
-    float spare_ = 0.0f;
+    T spare_ = T(0);
     bool has_spare_ = false;
 };
+
+using normal_sampler = basic_normal_sampler<double>;       // init's sampler
+using normal_sampler_float = basic_normal_sampler<float>;  // init_float's
 
 // The stream of one tensor: depends only on (seed, name), so adding or reordering
 // parameters leaves every other tensor's initial values unchanged.

@@ -1,8 +1,10 @@
 // Algorithms 14 (DInference), 15 (EDInference) and fill-mask against loops over the full forward
 // pass written here, token by token, as the pseudocode reads.
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "infer_support.hpp"
@@ -50,7 +52,19 @@ TEST(DInference, ContextFullIsReportedUnlessASlidingWindowIsAsked) {
     EXPECT_EQ(tf::try_DInference(*m, *cache, x, 20, {.tau = 0.0f}, gen, std::span(y), n),
               tf::status::context_full);
     EXPECT_EQ(n, cfg_plain::l_max - x.size() + 1);  // every position of l_max was used
+    // The host form throws, keeping the tokens and naming their count (an invalid_argument too).
     EXPECT_THROW(tf::DInference(*m, *cache, x, 20, {.tau = 0.0f}, gen), std::invalid_argument);
+    try {
+        tf::DInference(*m, *cache, x, 20, {.tau = 0.0f}, gen);
+        ADD_FAILURE() << "no context_full_error";
+    } catch (const tf::context_full_error& e) {
+        EXPECT_EQ(e.count(), n);
+        EXPECT_EQ(e.tokens(), std::vector<tf::token>(y.begin(), y.begin() + n));
+        EXPECT_EQ(std::string(e.what()),
+                  "DTransformer: the context is full: the prompt's 5 tokens and 7 generated "
+                  "reached l_max = 11 before the 20 asked for; the 7 generated tokens are in "
+                  "context_full_error::tokens() (context_policy::sliding_window goes on)");
+    }
 
     // Sliding window: every token is the argmax of a full forward pass over the context the cache
     // holds when it is sampled (read through the streaming callback).
@@ -96,6 +110,12 @@ TEST(DInference, StopTokensCallbacksSeedsAndBadOptions) {
     tf::rng g6(1);
     EXPECT_EQ(tf::try_DInference(*m, *cache, x, 8, {.tau = -1.0f}, g6, std::span(y), n),
               tf::status::invalid_temperature);
+    EXPECT_EQ(tf::try_DInference(*m, *cache, x, 8, {.tau = std::numeric_limits<float>::infinity()},
+                                 g6, std::span(y), n),
+              tf::status::infinite_temperature);
+    EXPECT_THROW(
+        tf::DInference(*m, *cache, x, 8, {.tau = std::numeric_limits<float>::infinity()}, g6),
+        std::invalid_argument);
     EXPECT_EQ(tf::try_DInference(*m, *cache, x, 8, {.top_k = 0}, g6, std::span(y), n),
               tf::status::invalid_top_k);
     EXPECT_EQ(tf::try_DInference(*m, *cache, x, 9, {}, g6, std::span(y), n),
@@ -144,6 +164,35 @@ TEST(EDInference, GreedyEqualsArgmaxOverFullForwardPassesWithAndWithoutEos) {
     const auto short_seq = tf::EDInference(*m, *cache, z, {.tau = 0.0f}, gen);
     EXPECT_EQ(short_seq, (std::vector<tf::token>{tf::bos_token<NV>, tf::eos_token<NV>}));
     EXPECT_EQ(ed_greedy_by_full_passes(*m, z).first, short_seq);
+}
+
+// No eos within l_max: the host form throws context_full_error holding x̂ as far as it got.
+TEST(EDInference, ContextFullKeepsTheTokens) {
+    constexpr std::size_t NV = cfg_plain::N_V;
+    auto m = random_model<ED>(62, 1.0);
+    // eos is never the argmax: the last layer norm's β puts ≈ 100 into row 0 of X (line 19),
+    // which only eos's logit reads, with weight −1 (line 21: logits = W_u X).
+    m->decoder.layers[ED::L_dec - 1].ln3.beta(0) = 100.0;
+    for (std::size_t v = 0; v < NV; ++v)
+        for (std::size_t c = 0; c < cfg_plain::d_e; ++c)
+            if (c == 0 || v == tf::eos_token<NV>)
+                m->unembedding.W_u(v, c) = v == tf::eos_token<NV> && c == 0 ? -1.0 : 0.0;
+    const std::vector<tf::token> z = {5, 6, 7, 8};
+    const auto [expected, found] = ed_greedy_by_full_passes(*m, z);
+    ASSERT_FALSE(found);
+    auto cache = std::make_unique<tf::kv_cache<ED>>();
+    tf::rng gen(4);
+    try {
+        tf::EDInference(*m, *cache, z, {.tau = 0.0f}, gen);
+        ADD_FAILURE() << "no context_full_error";
+    } catch (const tf::context_full_error& e) {
+        EXPECT_EQ(e.tokens(), expected);
+        EXPECT_EQ(e.count(), cfg_plain::l_max + 1);
+        EXPECT_NE(std::string(e.what()).find("x_hat reached l_max = 11 tokens (bos and 11 "
+                                             "generated) without eos; the 12 tokens"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(FillMask, TopTokensAreThoseOfTheFullForwardPass) {

@@ -1,9 +1,12 @@
 // Line 5 of Algorithms 14 and 15: sampling frequencies against the filtered distribution q,
-// computed here from its definition (chi-square), τ = 0 as argmax, bad options.
+// computed here from its definition (chi-square), τ = 0 as argmax, τ too small for 1/τ as argmax,
+// bad options. Built twice: as a host build (sums and draw in double) and as a device build
+// (test_infer_sampling_device: TYPEFORMER_DEVICE=1, float only), against the same double oracle.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "infer_support.hpp"
@@ -98,6 +101,44 @@ TEST(Sampling, ZeroTemperatureIsArgmaxAndSmallTemperatureApproachesIt) {
     EXPECT_EQ((tf::sample_token<float, NV>(tie, {.tau = 0.0f}, gen, *scratch)), 0u);
 }
 
+// τ below the smallest value whose 1/τ is finite in T samples as τ = 0 (argmax), for any logits:
+// before, 1/τ = ∞ made every q NaN and the draw returned the last id. Just above it the exp
+// path runs and gives argmax too (every other q underflows to 0).
+template <class T>
+void expect_argmax_for_tiny_tau() {
+    tf::rng gen(11);
+    auto scratch = std::make_unique<tf::sampling_scratch<T, NV>>();
+    std::vector<T> l(logits.begin(), logits.end());
+    std::swap(l[0], l[3]);  // the most likely id is 0 here, the first, not the last
+    const float tiny_taus[] = {std::numeric_limits<float>::denorm_min(),
+                               1e-40f,
+                               2.9e-39f,
+                               0x1p-128f,
+                               0x1.000008p-128f,
+                               2.94e-39f,
+                               std::numeric_limits<float>::min(),
+                               1e-30f,
+                               1e-6f};
+    for (const float tau : tiny_taus) {
+        ASSERT_EQ(tf::check_sampling({.tau = tau}, NV), tf::status::ok) << tau;
+        for (int k = 0; k < 20; ++k)
+            EXPECT_EQ((tf::sample_token<T, NV>(l, {.tau = tau}, gen, *scratch)), 0u) << tau;
+        EXPECT_EQ(
+            (tf::sample_token<T, NV>(l, {.tau = tau, .top_k = 3, .top_p = 0.5f}, gen, *scratch)),
+            0u)
+            << tau;
+    }
+}
+
+TEST(Sampling, TemperatureBelowTheFiniteReciprocalIsArgmax) {
+    // The boundary in float: 1/τ is finite from the subnormal τ = 0x1.000008p-128 (2.9387373e-39,
+    // 2^-128 + 2^-149) on, infinite for the float below it, 2^-128.
+    EXPECT_TRUE(std::isinf(1.0f / 0x1p-128f));
+    EXPECT_FALSE(std::isinf(1.0f / 0x1.000008p-128f));
+    expect_argmax_for_tiny_tau<float>();
+    expect_argmax_for_tiny_tau<double>();  // 1/τ of every float τ > 0 is finite in double
+}
+
 TEST(Sampling, SeedsAreReproducible) {
     auto scratch = std::make_unique<tf::sampling_scratch<float, NV>>();
     auto run = [&](std::uint64_t seed) {
@@ -116,7 +157,10 @@ TEST(Sampling, BadOptionsAreReported) {
     EXPECT_EQ(tf::check_sampling({.tau = -0.1f}, NV), tf::status::invalid_temperature);
     EXPECT_EQ(tf::check_sampling({.tau = nan}, NV), tf::status::invalid_temperature);
     EXPECT_EQ(tf::check_sampling({.tau = std::numeric_limits<float>::infinity()}, NV),
-              tf::status::invalid_temperature);
+              tf::status::infinite_temperature);
+    EXPECT_STREQ(tf::status_message(tf::status::infinite_temperature),
+                 "temperature tau is infinite (q = p^(1/tau) would be uniform): give a finite "
+                 "tau >= 0");
     EXPECT_EQ(tf::check_sampling({.top_k = 0}, NV), tf::status::invalid_top_k);
     EXPECT_EQ(tf::check_sampling({.top_k = NV + 1}, NV), tf::status::invalid_top_k);
     EXPECT_EQ(tf::check_sampling({.top_p = 0.0f}, NV), tf::status::invalid_top_p);

@@ -1,5 +1,8 @@
 // Adam / AdamW against PyTorch's torch.optim.Adam / torch.optim.AdamW (the oracle runs in
-// tests/io/safetensors_ref.py; parameters and gradients travel as safetensors files).
+// tests/io/safetensors_ref.py; parameters and gradients travel as safetensors files). Built twice:
+// the host build (options and bias corrections in double) and a device build
+// (test_io_optim_device, TYPEFORMER_DEVICE=1: in float, no double), with the same tolerances but
+// for the double model's.
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -81,9 +84,11 @@ void check_against_torch(const adam_case& c, double tol) {
                    tf::max_abs_diff(state->m, ref->m), tf::max_abs_diff(state->v, ref->v));
 }
 
+#if !TYPEFORMER_DEVICE  // (the device build runs the three below: each oracle run costs ~3.5 s)
 TEST(Adam, MatchesTorchAdam) {
     check_against_torch<float>({"adam", {.lr = 1e-2}, 6}, 2e-6);
 }
+#endif
 
 TEST(Adam, MatchesTorchAdamWithL2WeightDecay) {
     check_against_torch<float>({"adam",
@@ -102,8 +107,12 @@ TEST(Adam, MatchesTorchAdamW) {
 }
 
 TEST(Adam, MatchesTorchAdamWInDouble) {
+    // A device build (test_io_optim_device) takes the options and per-step scalars in float: the
+    // oracle gets the same float values of lr, β, λ, so only the roundings of lr/(1 − β1^t),
+    // √(1 − β2^t) (an ulp each) and 1 − lr·λ (half an ulp, on θ ≈ 1.25) differ: per step about
+    // |θ|·2^-24 + lr·2^-22, over 7 steps under 6e-7.
     check_against_torch<double>({"adamw", {.lr = 1e-2, .beta1 = 0.85, .weight_decay = 0.1}, 7},
-                                1e-14);
+                                TYPEFORMER_DEVICE ? 6e-7 : 1e-14);
 }
 
 TEST(Adam, FirstStepIsSignTimesLr) {

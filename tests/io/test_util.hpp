@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <typeformer/config.hpp>
 #include <typeformer/params.hpp>
 #include "support/paths.hpp"
 
@@ -32,11 +33,13 @@ namespace testutil {
 namespace fs = std::filesystem;
 namespace tf = typeformer;
 
-// A fresh directory for the running test: <binary dir>/scratch/<suite>.<test>.
+// A fresh directory for the running test: <binary dir>/scratch/[device.]<suite>.<test> (a
+// device build of a test source runs beside the host build, maybe at the same time).
 inline fs::path scratch_dir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     fs::path dir = fs::path(TYPEFORMER_TEST_BINARY_DIR) / "scratch" /
-                   (std::string(info->test_suite_name()) + "." + info->name());
+                   (std::string(TYPEFORMER_DEVICE ? "device." : "") + info->test_suite_name() +
+                    "." + info->name());
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

@@ -9,7 +9,9 @@
 //   try_DInference(model, cache, x, l_gen, opt, gen, y, n_out[, on_token])   core, no heap:
 //                y is the caller's buffer (≥ l_gen), n_out the tokens written; on_token(token)
 //                is called as each token is sampled (streaming) and may return false to stop
-//   DInference(model, cache, x, l_gen, opt, gen[, on_token])                 host: a vector
+//   DInference(model, cache, x, l_gen, opt, gen[, on_token])                 host: a vector;
+//                bad options or input throw std::invalid_argument, a full context throws
+//                context_full_error, which holds the tokens generated (tokens(), count())
 //
 // Each new token costs one column through the layers (infer/kv_cache.hpp), not a full forward
 // pass over the growing sequence as line 3 reads literally; the tokens are the same.
@@ -31,10 +33,41 @@
 #include "sampling.hpp"
 
 #if TYPEFORMER_HAS_EXCEPTIONS
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 #endif
 
 namespace typeformer {
+
+#if TYPEFORMER_HAS_EXCEPTIONS
+// What DInference and EDInference throw when prompt and generated tokens reach l_max under
+// context_policy::error (status::context_full): the sentence names the count, and the tokens
+// generated so far (DInference's y, EDInference's x̂ from bos) are kept, not lost with the call.
+// An std::invalid_argument, as every other refused input of the host forms.
+class context_full_error : public std::invalid_argument {
+public:
+    context_full_error(const std::string& what, std::vector<token> generated)
+        : std::invalid_argument(what), tokens_(std::move(generated)) {}
+    const std::vector<token>& tokens() const noexcept { return tokens_; }
+    std::size_t count() const noexcept { return tokens_.size(); }
+
+private:
+    std::vector<token> tokens_;
+};
+
+namespace detail {
+// Throws context_full_error with tokens and the sentence printf(format, args...).
+template <class... A>
+[[noreturn]] void throw_context_full(std::vector<token> tokens, const char* format, A... args) {
+    char what[320];
+    std::snprintf(what, sizeof what, format, args...);
+    throw context_full_error(what, std::move(tokens));
+}
+}  // namespace detail
+#endif
 
 namespace detail {
 
@@ -109,6 +142,13 @@ std::vector<token> dinference_host(const Model& model, kv_cache<Model>& cache, t
     const status s = dinference(model, cache, x, l_gen, opt, gen, std::span<token>(y), n,
                                 std::forward<OnToken>(on_token));
     y.resize(n);
+    if (s == status::context_full)
+        throw_context_full(std::move(y),
+                           "%s: the context is full: the prompt's %zu tokens and %zu generated "
+                           "reached l_max = %zu before the %zu asked for; the %zu generated tokens "
+                           "are in context_full_error::tokens() (context_policy::sliding_window "
+                           "goes on)",
+                           Model::name, x.size(), n, Model::l_max::size, l_gen, n);
     detail::require_ok<Model>(s);
     return y;
 }
@@ -140,8 +180,9 @@ status try_DInference(const quantized<DTransformer<float, cfg>>& model,
 
 #if TYPEFORMER_HAS_EXCEPTIONS
 // Host form: the continuation as a vector (it owns its tokens); a bad input throws
-// std::invalid_argument. Reaching l_max under context_policy::error throws too, naming how many
-// tokens were generated.
+// std::invalid_argument. Reaching l_max under context_policy::error throws context_full_error
+// (an std::invalid_argument): its message names how many tokens were generated, and tokens()
+// holds them.
 template <class T, class cfg, class Gen, class OnToken = detail::keep_going>
 std::vector<token> DInference(const DTransformer<T, cfg>& model,
                               kv_cache<DTransformer<T, cfg>>& cache,

@@ -6,7 +6,8 @@
 //
 //   try_EDInference(model, cache, z, opt, gen, x_hat, n_out)   core, no heap: x_hat is the
 //                caller's buffer (≥ l_max + 1 holds every outcome), n_out the tokens written
-//   EDInference(model, cache, z, opt, gen)                     host: a vector
+//   EDInference(model, cache, z, opt, gen)                     host: a vector (a full context
+//                throws context_full_error with x̂ so far)
 //
 // The encoder runs once (try_encode); each new token is one column through the decoder with the
 // cross-attention keys and values of Z cached. The paper's loop runs until eos; here it is bounded
@@ -26,6 +27,7 @@
 #include "sampling.hpp"
 
 #if TYPEFORMER_HAS_EXCEPTIONS
+#include <utility>
 #include <vector>
 #endif
 
@@ -63,8 +65,8 @@ status try_EDInference(const EDTransformer<T, cfg>& model, kv_cache<EDTransforme
 }
 
 #if TYPEFORMER_HAS_EXCEPTIONS
-// Host form: x̂ as a vector, [bos, …, eos]; bad input throws std::invalid_argument, and so does
-// reaching l_max without eos.
+// Host form: x̂ as a vector, [bos, …, eos]; bad input throws std::invalid_argument; reaching
+// l_max without eos throws context_full_error (dinference.hpp), which holds x̂ as far as it got.
 template <class T, class cfg, class Gen>
 std::vector<token> EDInference(const EDTransformer<T, cfg>& model,
                                kv_cache<EDTransformer<T, cfg>>& cache,
@@ -76,6 +78,12 @@ std::vector<token> EDInference(const EDTransformer<T, cfg>& model,
     std::size_t n = 0;
     const status s = try_EDInference(model, cache, z, opt, gen, std::span<token>(x_hat), n);
     x_hat.resize(n);
+    if (s == status::context_full)
+        detail::throw_context_full(std::move(x_hat),
+                                   "%s: the context is full: x_hat reached l_max = %zu tokens "
+                                   "(bos and %zu generated) without eos; the %zu tokens of x_hat "
+                                   "are in context_full_error::tokens()",
+                                   model_type::name, model_type::l_max::size, n - 1, n);
     detail::require_ok<model_type>(s);
     return x_hat;
 }

@@ -12,6 +12,14 @@
 //
 // Ties are broken by the smaller token id (argmax, the top-k cut and the nucleus cut), so a
 // seed gives the same tokens on every platform with the same logits.
+//
+// τ > 0 so small that 1/τ overflows T (float: τ < 2.9e-39, a subnormal; never for double, whose
+// range holds 1/τ of every float τ > 0) is sampled as τ = 0: argmax is the limit of q as τ → 0,
+// which 1/τ = ∞ cannot compute (the draw would not depend on the logits). τ = +∞ (q uniform) is
+// refused with its own status, NaN and τ < 0 with invalid_temperature.
+//
+// The sums of q and the uniform draw are in step_real (config.hpp) or T if wider: double on a
+// host, float on a device, so a firmware links no soft-float double.
 #pragma once
 
 #include <algorithm>
@@ -21,7 +29,9 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <type_traits>
 
+#include "../config.hpp"
 #include "../models/status.hpp"
 #include "../random.hpp"
 #include "../tensor.hpp"
@@ -39,7 +49,7 @@ enum class context_policy {
 struct sampling {
     static constexpr std::size_t all = static_cast<std::size_t>(-1);  // no top-k filter
 
-    float tau = 1.0f;                  // τ ≥ 0; 0 = argmax
+    float tau = 1.0f;                  // τ ≥ 0, finite; 0 = argmax
     std::size_t top_k = all;           // keep the k most likely tokens, 1 ≤ k ≤ N_V
     float top_p = 1.0f;                // nucleus: 0 < top_p ≤ 1; 1 = no filter
     std::span<const token> stop = {};  // generation ends after emitting one of these
@@ -48,8 +58,10 @@ struct sampling {
 
 // The status of sampling options for a vocabulary of n_v tokens.
 constexpr status check_sampling(const sampling& s, std::size_t n_v) noexcept {
-    if (!(s.tau >= 0.0f) || s.tau == std::numeric_limits<float>::infinity())
-        return status::invalid_temperature;  // NaN, negative or infinite
+    if (s.tau == std::numeric_limits<float>::infinity())
+        return status::infinite_temperature;
+    if (!(s.tau >= 0.0f))
+        return status::invalid_temperature;  // NaN or negative
     if (s.top_k != sampling::all && (s.top_k == 0 || s.top_k > n_v))
         return status::invalid_top_k;
     if (!(s.top_p > 0.0f && s.top_p <= 1.0f))
@@ -91,10 +103,13 @@ token sample_token(std::span<const T> logits, const sampling& opt, Gen& gen,
             best = i;
     if (opt.tau == 0.0f)
         return static_cast<token>(best);
+    const T inv_tau = T(1) / static_cast<T>(opt.tau);
+    if (!(inv_tau <= std::numeric_limits<T>::max()))
+        return static_cast<token>(best);  // 1/τ overflows T: τ is 0 to within T's range
 
     // q_i = exp((logits_i − max)/τ): p^{1/τ} up to the constant (Σ exp(logits))^{−1/τ}
+    using R = std::common_type_t<T, step_real>;  // the sums and the draw
     const T m = logits[best];
-    const T inv_tau = T(1) / static_cast<T>(opt.tau);
     for (std::size_t i = 0; i < n; ++i) {
         s.q[i] = std::exp((logits[i] - m) * inv_tau);
         s.order[i] = static_cast<token>(i);
@@ -107,17 +122,20 @@ token sample_token(std::span<const T> logits, const sampling& opt, Gen& gen,
         std::nth_element(first, first + (opt.top_k - 1), first + n, cmp);
         kept = opt.top_k;
     }
+    auto mass_of = [&](std::size_t count) {  // Σ q over the first `count` kept tokens
+        R total = 0;
+        for (std::size_t i = 0; i < count; ++i)
+            total += static_cast<R>(s.q[first[i]]);
+        return total;
+    };
     // top-p: the shortest most-likely-first prefix whose mass reaches top_p of what is left
     if (opt.top_p < 1.0f) {
         std::sort(first, first + kept, cmp);
-        double total = 0.0;
-        for (std::size_t i = 0; i < kept; ++i)
-            total += static_cast<double>(s.q[first[i]]);
-        const double target = static_cast<double>(opt.top_p) * total;
-        double mass = 0.0;
+        const R target = static_cast<R>(opt.top_p) * mass_of(kept);
+        R mass = 0;
         std::size_t cut = 0;
         while (cut < kept) {
-            mass += static_cast<double>(s.q[first[cut]]);
+            mass += static_cast<R>(s.q[first[cut]]);
             ++cut;
             if (mass >= target)
                 break;
@@ -125,13 +143,10 @@ token sample_token(std::span<const T> logits, const sampling& opt, Gen& gen,
         kept = cut;
     }
     // Draw u ∈ [0, Σ q) and walk the kept tokens.
-    double total = 0.0;
-    for (std::size_t i = 0; i < kept; ++i)
-        total += static_cast<double>(s.q[first[i]]);
-    const double u = prng::uniform01<double>(gen) * total;
-    double acc = 0.0;
+    const R u = prng::uniform01<R>(gen) * mass_of(kept);
+    R acc = 0;
     for (std::size_t i = 0; i < kept; ++i) {
-        acc += static_cast<double>(s.q[first[i]]);
+        acc += static_cast<R>(s.q[first[i]]);
         if (u < acc)
             return first[i];
     }

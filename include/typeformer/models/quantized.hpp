@@ -207,8 +207,7 @@ void embed_step(const quantized<DTransformer<float, cfg>, Act>& m, token x, Xt&&
     if constexpr (requires { m.positional.W_p; })
         axpy(1.0f, m.positional.W_p.col(t), e);  // + W_p[:, t]
     else
-        for (std::size_t r = 0; r < model_type::d_e::size; ++r)
-            e[r] += static_cast<float>(m.positional.value(r, t));  // §5's sinusoidal W_p
+        m.positional.add_column(t, e.data());  // §5's sinusoidal W_p (float on a device)
 }
 template <class cfg, class Act, class Xv, class Lv>
 void unembed(const quantized<DTransformer<float, cfg>, Act>& m, const Xv& X, Lv&& logits) noexcept {

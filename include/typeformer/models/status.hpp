@@ -46,6 +46,7 @@ enum class status {
     invalid_adam_options,      // Adam: β1, β2 ∈ [0, 1), ε > 0, weight decay ≥ 0, all finite
     invalid_training_options,  // batch_size ≥ 1, clip_norm ≥ 0 and finite, min_lr ≥ 0
     non_finite,                // a loss or gradient was NaN or ∞: the step was not applied
+    infinite_temperature,  // Algorithms 14, 15: τ = +∞ (q would be uniform): τ must be finite
 };
 
 constexpr const char* status_message(status s) noexcept {
@@ -82,6 +83,9 @@ constexpr const char* status_message(status s) noexcept {
             return "training needs batch_size >= 1, a finite clip_norm >= 0 and min_lr >= 0";
         case status::non_finite:
             return "NaN or infinity in the loss or the gradient: the step was not applied";
+        case status::infinite_temperature:
+            return "temperature tau is infinite (q = p^(1/tau) would be uniform): give a finite "
+                   "tau >= 0";
     }
     return "unknown status";
 }

@@ -21,6 +21,12 @@
 // With weight_decay = 0 (the default) both are plain Adam. decay_gains_and_biases = false leaves
 // the layer norms' γ, β and every bias b_* undecayed (PyTorch: a second parameter group with
 // weight_decay 0), as GPT-2-style training does; true (the default here) decays every tensor.
+//
+// The options and the per-step scalars (1 − β^t, lr/(1 − β1^t), 1 − lr·λ) are step_real
+// (config.hpp): double on a host, computed as PyTorch computes them in Python (std::pow), then
+// rounded once to the parameters' type; float on a device (TYPEFORMER_DEVICE), where β^t is
+// taken by repeated squaring in two-float precision, so a firmware's Adam step links no
+// soft-float double and no libm pow.
 #pragma once
 
 #include <cmath>
@@ -30,6 +36,7 @@
 
 #include "../shape_error.hpp"
 
+#include "../config.hpp"
 #include "../kernels/backend.hpp"
 
 #include "../models/diagnose.hpp"
@@ -50,20 +57,20 @@ enum class weight_decay_mode {
 };
 
 struct adam_options {
-    double lr = 1e-3;
-    double beta1 = 0.9;
-    double beta2 = 0.999;
-    double eps = 1e-8;
-    double weight_decay = 0.0;  // λ
+    step_real lr = 1e-3;
+    step_real beta1 = 0.9;
+    step_real beta2 = 0.999;
+    step_real eps = 1e-8;
+    step_real weight_decay = 0.0;  // λ
     weight_decay_mode decay = weight_decay_mode::decoupled;
     bool decay_gains_and_biases = true;
-    double grad_scale = 1.0;  // the step uses grad_scale·∇ (a mean's 1/B, a clipping factor),
-                              // rounded to the parameters' type, without a pass over ∇
+    step_real grad_scale = 1.0;  // the step uses grad_scale·∇ (a mean's 1/B, a clipping factor),
+                                 // rounded to the parameters' type, without a pass over ∇
 };
 
 // The status of Adam's hyperparameters: lr > 0, β1, β2 ∈ [0, 1), ε > 0, λ ≥ 0, all finite.
 constexpr bool valid_adam_options(const adam_options& o) noexcept {
-    auto finite = [](double v) { return v == v && v - v == 0.0; };
+    auto finite = [](step_real v) { return v == v && v - v == step_real(0); };
     return finite(o.lr) && o.lr > 0 && finite(o.beta1) && o.beta1 >= 0 && o.beta1 < 1 &&
            finite(o.beta2) && o.beta2 >= 0 && o.beta2 < 1 && finite(o.eps) && o.eps > 0 &&
            finite(o.weight_decay) && o.weight_decay >= 0 && finite(o.grad_scale);
@@ -71,20 +78,46 @@ constexpr bool valid_adam_options(const adam_options& o) noexcept {
 
 namespace detail {
 
+// 1 − β^t, t ≥ 1. A host: std::pow in double, as Python's float ** (PyTorch computes the bias
+// corrections so). A device: float arithmetic only, no libm. Plain repeated squaring in float
+// would double the relative error at each squaring (β^1000 off by ~1e-5), so β^{2^k} and the
+// product are carried as unevaluated sums hi + lo of two floats (Dekker's products through
+// fma): 1 − β^t then comes out within an ulp of float.
+template <class R>
+R adam_bias_correction(R beta, std::uint64_t t) noexcept {
+    if constexpr (sizeof(R) > sizeof(float)) {
+        return 1 - std::pow(beta, static_cast<R>(t));
+    } else {
+        struct pair {
+            float hi, lo;
+        };
+        auto times = [](pair a, pair b) {  // (a.hi + a.lo)(b.hi + b.lo) to ~2^-44 relative
+            const float p = a.hi * b.hi;
+            const float e = std::fma(a.hi, b.hi, -p) + (a.hi * b.lo + a.lo * b.hi);
+            const float hi = p + e;
+            return pair{hi, e - (hi - p)};
+        };
+        pair result{1.0f, 0.0f}, square{beta, 0.0f};
+        for (; t != 0 && result.hi != 0.0f; t >>= 1, square = times(square, square))
+            if (t & 1)
+                result = times(result, square);
+        return (1.0f - result.hi) - result.lo;
+    }
+}
+
 // The update of the scalars that part `part` of `parts` takes of every leaf (detail::leaf_part)
 // with the step count state.step, which the caller has advanced: the training loop runs the
 // parts on its threads. The update is element-wise, so any split gives the same bits.
 template <class Model>
 void adam_update(Model& model, const Model& grads, adam_state<Model>& state,
                  const adam_options& opt, std::size_t part, std::size_t parts) noexcept {
-    const double t = static_cast<double>(state.step);
-    // The per-step scalars in double (as PyTorch computes them in Python), then one
-    // rounding to the parameters' type.
-    const double bias_correction1 = 1.0 - std::pow(opt.beta1, t);
-    const double bias_correction2_sqrt = std::sqrt(1.0 - std::pow(opt.beta2, t));
-    const double step_size = opt.lr / bias_correction1;
-    const bool decoupled = opt.decay == weight_decay_mode::decoupled && opt.weight_decay != 0.0;
-    const bool l2 = opt.decay == weight_decay_mode::l2 && opt.weight_decay != 0.0;
+    using R = step_real;
+    // The per-step scalars in step_real, then one rounding to the parameters' type.
+    const R bias_correction1 = adam_bias_correction(opt.beta1, state.step);
+    const R bias_correction2_sqrt = std::sqrt(adam_bias_correction(opt.beta2, state.step));
+    const R step_size = opt.lr / bias_correction1;
+    const bool decoupled = opt.decay == weight_decay_mode::decoupled && opt.weight_decay != R(0);
+    const bool l2 = opt.decay == weight_decay_mode::l2 && opt.weight_decay != R(0);
 
     for_each_param_zip(
         [&](const param_name& name, auto& p, const auto& g, auto& m, auto& v) {
@@ -94,14 +127,14 @@ void adam_update(Model& model, const Model& grads, adam_state<Model>& state,
                                 init_kind_of(name.leaf()) == init_kind::normal;  // not γ, β, b_*
             const kernels::adam_coefficients<T> c{
                 .beta1 = static_cast<T>(opt.beta1),
-                .one_minus_beta1 = static_cast<T>(1.0 - opt.beta1),
+                .one_minus_beta1 = static_cast<T>(R(1) - opt.beta1),
                 .beta2 = static_cast<T>(opt.beta2),
-                .one_minus_beta2 = static_cast<T>(1.0 - opt.beta2),
+                .one_minus_beta2 = static_cast<T>(R(1) - opt.beta2),
                 .bc2_sqrt = static_cast<T>(bias_correction2_sqrt),
                 .eps = static_cast<T>(opt.eps),
                 .neg_step = static_cast<T>(-step_size),
                 .lambda = static_cast<T>(opt.weight_decay),
-                .keep = static_cast<T>(1.0 - opt.lr * opt.weight_decay),
+                .keep = static_cast<T>(R(1) - opt.lr * opt.weight_decay),
                 .grad_scale = static_cast<T>(opt.grad_scale),
                 .decoupled = decoupled && decays,
                 .l2 = l2 && decays};

@@ -83,11 +83,12 @@ inline status check_training_options(const training_options& o) noexcept {
     if (o.batch_size == 0 || !finite(o.clip_norm) || o.clip_norm < 0 ||
         !finite(o.schedule.min_lr) || o.schedule.min_lr < 0)
         return status::invalid_training_options;
-    if (o.method == optimizer::adamw && !valid_adam_options({.lr = o.lr,
-                                                             .beta1 = o.beta1,
-                                                             .beta2 = o.beta2,
-                                                             .eps = o.eps,
-                                                             .weight_decay = o.weight_decay}))
+    using R = step_real;  // adam_options' precision (config.hpp)
+    if (o.method == optimizer::adamw && !valid_adam_options({.lr = R(o.lr),
+                                                             .beta1 = R(o.beta1),
+                                                             .beta2 = R(o.beta2),
+                                                             .eps = R(o.eps),
+                                                             .weight_decay = R(o.weight_decay)}))
         return status::invalid_adam_options;
     return status::ok;
 }
@@ -360,14 +361,15 @@ status train_loop(Model& model, std::size_t n_data, Gradient&& gradient,
                 sgd_update(model, st.grads, r.lr * scale, k, parts);  // sgd_step, split
             });
         } else {
-            const adam_options ao{.lr = r.lr,
-                                  .beta1 = opt.beta1,
-                                  .beta2 = opt.beta2,
-                                  .eps = opt.eps,
-                                  .weight_decay = opt.weight_decay,
+            using R = step_real;  // adam_options' precision (config.hpp)
+            const adam_options ao{.lr = R(r.lr),
+                                  .beta1 = R(opt.beta1),
+                                  .beta2 = R(opt.beta2),
+                                  .eps = R(opt.eps),
+                                  .weight_decay = R(opt.weight_decay),
                                   .decay = weight_decay_mode::decoupled,
                                   .decay_gains_and_biases = opt.decay_gains_and_biases,
-                                  .grad_scale = scale};
+                                  .grad_scale = R(scale)};
             st.adam.step += 1;  // adam_step, a part on each thread
             for_each_update_part<Model, Threads>([&](std::size_t k, std::size_t parts) {
                 adam_update(model, st.grads, st.adam, ao, k, parts);
