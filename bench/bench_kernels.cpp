@@ -21,6 +21,10 @@
 // <config>/mlp_block/{fused,passes} (training configs): one MLP block's forward with the residual
 // add, its biases and residual in the products' epilogues or as separate passes.
 //
+// <config>/attention_fwd/{untiled,tiled}: one head's lines 4–6, forward only, causal: the
+// training path (A kept) and the inference path (tiles with an online softmax); FLOPS counts
+// the two full products for both.
+//
 // Implementations, all on the same operands in the same run:
 //   ours         typeformer::matmul / matmul_add (kernels::backend, SIMD unless forced scalar)
 //   scalar       kernels::scalar::gemm_* (tiny and small only)
@@ -206,25 +210,62 @@ struct attention_head {
                                     nd::attention_cview(*dVt), dQ->view(), dK->view(), dV->view(),
                                     dA->view(), dS->view());
     }
+    void run(bool causal) {
+        if (causal)
+            run(tf::mask_unidirectional{});
+        else
+            run(tf::mask_bidirectional{});
+    }
     static double flops() { return 6 * 2.0 * double(Len::capacity) * Len::capacity * D::size; }
+    static std::string label(bool) {
+        return "l=" + std::to_string(Len::capacity) + " d=" + std::to_string(D::size);
+    }
 };
 
+// One head's lines 4–6, forward only, at l = l_max under MaskΔ: the training path
+// (attention_core_forward, which keeps A (l, l) for backward) and the inference path
+// (attention_core_forward_tiled: keys in tiles with an online softmax, no A), same operands.
 template <class D, class Len>
-void bm_attention_head(benchmark::State& state, bool causal) {
-    static attention_head<D, Len> h;  // shared by both rows, built on first use
-    for (auto _ : state) {
-        if (causal)
-            h.run(tf::mask_unidirectional{});
+struct attention_fwd {
+    std::unique_ptr<tf::mat<float, D, Len>> Q = operand<D, Len>(27), K = operand<D, Len>(28),
+                                            V = operand<D, Len>(29), Vt = operand<D, Len>(30);
+    std::unique_ptr<tf::mat<float, Len, Len>> A = operand<Len, Len>(31);
+    std::unique_ptr<tf::nn::detail::attention_tile_for<float, Len, Len>> tile =
+        std::make_unique<tf::nn::detail::attention_tile_for<float, Len, Len>>();
+    void run(bool tiled) {
+        namespace nd = tf::nn::detail;
+        if (tiled)
+            nd::attention_core_forward_tiled(nd::attention_cview(*Q), nd::attention_cview(*K),
+                                             nd::attention_cview(*V), tf::mask_unidirectional{},
+                                             Vt->view(), *tile);
         else
-            h.run(tf::mask_bidirectional{});
+            nd::attention_core_forward(nd::attention_cview(*Q), nd::attention_cview(*K),
+                                       nd::attention_cview(*V), tf::mask_unidirectional{},
+                                       A->view(), Vt->view());
+    }
+    static double flops() { return 2 * 2.0 * double(Len::capacity) * Len::capacity * D::size; }
+    static std::string label(bool tiled) {
+        using tile = tf::nn::detail::attention_tile_for<float, Len, Len>;
+        return "l=" + std::to_string(Len::capacity) + " d=" + std::to_string(D::size) +
+               (tiled ? " tile=" + std::to_string(tile::keys) + "x" + std::to_string(tile::queries)
+                      : "");
+    }
+};
+
+// A head benchmark (attention_head, attention_fwd): run(flag) per iteration on operands shared
+// by both rows of a configuration (built on first use), FLOPS and pct_peak from Head::flops().
+template <class Head>
+void bm_head(benchmark::State& state, bool flag) {
+    static Head h;
+    for (auto _ : state) {
+        h.run(flag);
         benchmark::ClobberMemory();
     }
-    state.SetLabel("l=" + std::to_string(Len::capacity) + " d=" + std::to_string(D::size));
-    state.counters["FLOPS"] = benchmark::Counter(attention_head<D, Len>::flops(),
-                                                 benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["pct_peak"] =
-        benchmark::Counter(100.0 * attention_head<D, Len>::flops() / g_peak_flops,
-                           benchmark::Counter::kIsIterationInvariantRate);
+    state.SetLabel(Head::label(flag));
+    state.counters["FLOPS"] =
+        benchmark::Counter(Head::flops(), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["pct_peak"] = benchmark::Counter(100.0 * Head::flops() / g_peak_flops,
+                                                    benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // One MLP block's forward with its residual add at l = l_max, Y = R + W_2·GELU(W_1·X + b_1) + b_2:
@@ -420,6 +461,11 @@ void add_config(const std::string& name, bool training, bool scalar) {
     add<linear_fwd<M, E, Len>>(name, "mlp_up.fwd", scalar);
     add<linear_fwd<E, M, Len>>(name, "mlp_down.fwd", scalar);
     add<linear_fwd<V, E, Len>>(name, "unembed.fwd", scalar);
+    for (const bool tiled : {false, true})
+        g_heads.push_back({name + "/attention_fwd/" + (tiled ? "tiled" : "untiled"),
+                           [tiled](benchmark::State& st) {
+                               bm_head<attention_fwd<tf::d_attn<De / Hn>, Len>>(st, tiled);
+                           }});
     if (!training)
         return;
     for (const bool fused : {true, false})
@@ -428,7 +474,7 @@ void add_config(const std::string& name, bool training, bool scalar) {
     for (const bool causal : {true, false})
         g_heads.push_back({name + "/attention_head/" + (causal ? "causal" : "full"),
                            [causal](benchmark::State& st) {
-                               bm_attention_head<tf::d_attn<De / Hn>, Len>(st, causal);
+                               bm_head<attention_head<tf::d_attn<De / Hn>, Len>>(st, causal);
                            }});
     add<linear_bwd_data<Q, E, Len>>(name, "qkv.dX", scalar);
     add<linear_bwd_weight<Q, E, Len>>(name, "qkv.dW", scalar);

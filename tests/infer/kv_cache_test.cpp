@@ -73,6 +73,55 @@ TEST(KVCache, EDTransformerEqualsFullForwardAtEveryPosition) {
     expect_ed_matches_full_pass<tf::EDTransformer<float, cfg_variants>>(24, 5);
 }
 
+// A context longer than the default tiles of the forward-only attention (keys 256 on a host,
+// 16 on a device; queries 128 or 16): the inference workspace's forward and the KV cache, both in
+// tiles with an online softmax, against the training workspace's forward, whose attention keeps
+// A and is the path tests/models checks against PyTorch.
+struct cfg_long {
+    static constexpr std::size_t N_V = 11, l_max = 300, L = 2, H = 2, d_e = 8, d_mlp = 12,
+                                 d_attn = 4, d_mid = 3;
+};
+
+template <class Model>
+void expect_tiled_paths_match_training_forward(std::uint64_t seed) {
+    using T = typename Model::value_type;
+    constexpr std::size_t NV = Model::N_V::size, l_max = Model::l_max::size;
+    constexpr bool ed = Model::sequences == 2;
+    auto m = random_model<Model>(seed);
+    auto train = std::make_unique<tf::training_workspace<Model>>();
+    auto infer = std::make_unique<tf::inference_workspace<Model>>();
+    auto cache = std::make_unique<tf::kv_cache<Model>>();
+    const auto z = random_tokens(l_max - 9, NV, seed + 1);
+    const auto x = random_tokens(l_max, NV, seed + 2);
+    auto logits = [&](auto& ws) {
+        if constexpr (ed)
+            return tf::logits(*m, z, x, ws);
+        else
+            return tf::logits(*m, x, ws);
+    };
+    const auto want = logits(*train);
+    const auto tiled = logits(*infer);
+    if constexpr (ed) {
+        ASSERT_EQ(tf::try_encode(*m, *cache, z), tf::status::ok);
+    }
+    for (std::size_t t = 0; t < l_max; ++t) {
+        ASSERT_EQ(tf::try_append(*m, *cache, x[t]), tf::status::ok);
+        for (std::size_t i = 0; i < NV; ++i) {
+            EXPECT_TRUE(close(tiled(i, t), want(i, t), tol<T>, tol<T>))
+                << "forward: position " << t << " id " << i;
+            EXPECT_TRUE(close(tf::logits(*cache)[i], want(i, t), tol<T>, tol<T>))
+                << "KV cache: position " << t << " id " << i;
+        }
+    }
+}
+
+TEST(KVCache, LongContextsInTilesEqualTheUntiledForward) {
+    expect_tiled_paths_match_training_forward<tf::DTransformer<double, cfg_long>>(41);
+    expect_tiled_paths_match_training_forward<tf::DTransformer<float, cfg_long>>(42);
+    expect_tiled_paths_match_training_forward<tf::EDTransformer<double, cfg_long>>(43);
+    expect_tiled_paths_match_training_forward<tf::EDTransformer<float, cfg_long>>(44);
+}
+
 // The cost is linear: a step computes only its own key and value. After W_k changes, a step
 // leaves the cached keys of earlier positions as they were (bit for bit), so its logits differ
 // from a full pass that recomputes every key with the new W_k.

@@ -1,7 +1,11 @@
-// softmax_columns (bidirectional, unidirectional with offsets, fully masked columns) and
-// softmax_columns_backward on both raw paths against double references, then the typed API.
+// softmax_columns (bidirectional, unidirectional with offsets, fully masked columns),
+// softmax_columns_online (the same columns in tiles of keys) and softmax_columns_backward on both
+// raw paths against double references, then the typed API.
+#include <algorithm>
 #include <limits>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <typeformer/kernels.hpp>
 
@@ -108,6 +112,53 @@ TYPED_TEST(Softmax, LargeScoresDoNotOverflow) {
                 S.data(), S.ld);
         EXPECT_TRUE(close(S, ref, name(p)));
     }
+}
+
+// softmax_columns_online over a column split into tiles of keys (as nn/attention.hpp's tiled
+// forward runs it): after the last tile, a tile's entries exp(scale·s − m_final)·Π α of the later
+// tiles, divided by l, are that column's softmax; masked entries are exactly 0. Tiles of 1, 5,
+// 16 and 67 rows (SIMD tails), masks with offsets, a column no tile keeps.
+TYPED_TEST(Softmax, OnlineOverTilesEqualsTheColumnsSoftmax) {
+    using T = TypeParam;
+    const mask_case masks[] = {{false, 0}, {true, 0}, {true, 3}, {true, -2}};
+    std::size_t idx = 0;
+    for (const std::size_t rows : {std::size_t(9), std::size_t(40), std::size_t(67)})
+        for (const std::size_t tile : {std::size_t(1), std::size_t(5), std::size_t(16), rows})
+            for (const auto mk : masks) {
+                const std::size_t cols = 6;
+                strided<T> S0(rows, cols, (idx++ % 3) * 2);
+                S0.random(-6, 6);
+                const double scale = 0.8;
+                const ref_mat ref = reference(S0, scale, mk.causal, mk.offset);
+                for (path p : paths()) {
+                    strided<T> S = S0;
+                    std::vector<T> m(cols, -std::numeric_limits<T>::infinity()), l(cols, T(0)),
+                        alpha(cols), carry(cols * rows, T(1));  // Π α of later tiles, per entry
+                    for (std::size_t z0 = 0; z0 < rows; z0 += tile) {
+                        const std::size_t nz = std::min(tile, rows - z0);
+                        TF_CALL(p, softmax_columns_online, nz, cols, T(scale), mk.causal,
+                                mk.offset - static_cast<std::ptrdiff_t>(z0), &S(z0, 0), S.ld,
+                                m.data(), l.data(), alpha.data());
+                        for (std::size_t t = 0; t < cols; ++t)
+                            for (std::size_t i = 0; i < z0; ++i)
+                                carry[i + t * rows] *= alpha[t];  // earlier tiles rescaled
+                    }
+                    strided<T> A(rows, cols);
+                    for (std::size_t t = 0; t < cols; ++t)
+                        for (std::size_t i = 0; i < rows; ++i)
+                            A(i, t) = l[t] == T(0) ? S(i, t) : S(i, t) * carry[i + t * rows] / l[t];
+                    const std::string what =
+                        std::string(name(p)) + " online " + shape(rows, cols) + " tiles of " +
+                        std::to_string(tile) +
+                        (mk.causal ? " causal offset " + std::to_string(mk.offset)
+                                   : " bidirectional");
+                    ASSERT_TRUE(close(A, ref, what));
+                    for (std::size_t t = 0; t < cols; ++t)
+                        for (std::size_t i = kept(rows, t, mk.causal, mk.offset); i < rows; ++i)
+                            ASSERT_EQ(S(i, t), T(0))
+                                << what << ": masked (" << i << ", " << t << ")";
+                }
+            }
 }
 
 // Without a mask every row is read (A from a causal forward has exact zeros there); with a causal

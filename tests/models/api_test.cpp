@@ -271,10 +271,14 @@ void expect_consistent_entry_points(const sequences& s) {
     auto m = random_model<Model>(7);
     auto tws = std::make_unique<tf::training_workspace<Model>>();
     auto iws = std::make_unique<tf::inference_workspace<Model>>();
-    // P: training workspace (per-layer slots) == inference workspace (in place) == convenience form
+    // P: training workspace (per-layer slots) == inference workspace (in place, attention in
+    // tiles with an online softmax: other roundings) == convenience form
     const auto P_train = call_forward(*m, s, *tws);
     const auto P_infer = call_forward(*m, s, *iws);
-    EXPECT_TRUE(same_bits(P_train, P_infer));
+    const double tol = std::is_same_v<T, float> ? 2e-6 : 1e-13;
+    for (std::size_t t = 0; t < P_train.cols(); ++t)
+        for (std::size_t i = 0; i < P_train.rows(); ++i)
+            EXPECT_NEAR(P_infer(i, t), P_train(i, t), tol * (1 + std::fabs(P_train(i, t))));
     if constexpr (arch_of<Model>() == arch::ED) {
         EXPECT_TRUE(same_bits(P_infer, tf::forward(*m, s.z, s.x).view()));
     } else if constexpr (arch_of<Model>() == arch::E) {

@@ -14,6 +14,8 @@
 #include <boost/hana/second.hpp>
 #include <boost/hana/string.hpp>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -334,9 +336,11 @@ using tf::testing::bundle;
 using tf::testing::to_array;
 
 // One case: our forward and backward (zeroed accumulators) and its inputs for the script.
+// MHAttention's forward-only output (an inference_cache: attention in tiles) goes to
+// `inference`, held to the same reference Ṽ.
 template <class P, class XM, class ZM, class Mask>
-void add_oracle_case(bundle& in, bundle& ours, int i, const P& p, const XM& X, const ZM& Z,
-                     bool self, Mask mask, std::mt19937_64& rng) {
+void add_oracle_case(bundle& in, bundle& ours, bundle& inference, int i, const P& p, const XM& X,
+                     const ZM& Z, bool self, Mask mask, std::mt19937_64& rng) {
     using T = typename P::value_type;
     using LxT = typename XM::cols_dim;
     using LzT = typename ZM::cols_dim;
@@ -382,6 +386,13 @@ void add_oracle_case(bundle& in, bundle& ours, int i, const P& p, const XM& X, c
         ours[pre + "grad." + name] = to_array(get(*grads));
     });
     ours[pre + "Vt"] = to_array(Vt);
+    if constexpr (requires { P::n_heads; }) {  // forward only: the heads in tiles, no A^h
+        auto ci = std::make_unique<typename P::template inference_cache<LxT, LzT>>();
+        mat<T, typename P::out_dim, LxT> Vi;
+        Vi.resize_cols(X.cols());
+        tf::nn::forward(p, X, Z, mask, Vi, *ci);
+        inference[pre + "Vt"] = to_array(Vi);
+    }
     ours[pre + "dX"] = to_array(dX);
     if (!self)
         ours[pre + "dZ"] = to_array(dZ);
@@ -397,24 +408,28 @@ double oracle_atol(const bundle& ref, const std::string& name, double tol) {
     return tf::testing::atol_for(tol, scale);
 }
 
-// Runs the script on every case and compares each returned array with ours.
-void expect_oracle_agrees(bundle& in, const bundle& ours, int n_cases, double tol) {
+// Runs the script on every case and compares each returned array with ours, and the
+// forward-only outputs with the same references.
+void expect_oracle_agrees(bundle& in, const bundle& ours, const bundle& inference, int n_cases,
+                          double tol) {
     in["n_cases"] = tf::testing::scalar_array(n_cases);
     const bundle ref = tf::testing::run_python("nn/torch_attention.py", in);
     ASSERT_EQ(ref.size(), ours.size());
-    for (const auto& [name, a] : ours) {
-        auto it = ref.find(name);
-        ASSERT_NE(it, ref.end()) << name;
-        EXPECT_EQ(it->second.shape, a.shape) << name;
-        const double atol = oracle_atol(ref, name, tol);
-        EXPECT_LE(tf::testing::allclose_ratio(a.data, it->second.data, tol, atol), 1) << name;
-    }
+    for (const auto* got : {&ours, &inference})
+        for (const auto& [name, a] : *got) {
+            auto it = ref.find(name);
+            ASSERT_NE(it, ref.end()) << name;
+            EXPECT_EQ(it->second.shape, a.shape) << name;
+            const double atol = oracle_atol(ref, name, tol);
+            EXPECT_LE(tf::testing::allclose_ratio(a.data, it->second.data, tol, atol), 1)
+                << name << (got == &inference ? " (inference cache)" : "");
+        }
 }
 
 template <template <class> class Self, template <class> class Cross, class T>
 void check_against_pytorch(double tol) {
     std::mt19937_64 rng(2024);
-    bundle in, ours;
+    bundle in, ours, inference;
     int n = 0;
     auto ps = std::make_unique<Self<T>>();
     auto pc = std::make_unique<Cross<T>>();
@@ -424,7 +439,7 @@ void check_against_pytorch(double tol) {
         for (std::size_t l : {1, 5, 11}) {  // self-attention: Z is X
             auto X = random_columns<mat<T, Dx, Lx>>(l, rng);
             with_mask(causal, 0, [&](auto mask) {
-                add_oracle_case(in, ours, n++, *ps, X, X, true, mask, rng);
+                add_oracle_case(in, ours, inference, n++, *ps, X, X, true, mask, rng);
             });
         }
         const std::pair<std::size_t, std::size_t> lengths[] = {{1, 7}, {5, 3}, {11, 13}};
@@ -432,7 +447,7 @@ void check_against_pytorch(double tol) {
             auto X = random_columns<mat<T, Dx, Lx>>(lx, rng);
             auto Z = random_columns<mat<T, Dz, Lz>>(lz, rng);
             with_mask(causal, 0, [&](auto mask) {
-                add_oracle_case(in, ours, n++, *pc, X, Z, false, mask, rng);
+                add_oracle_case(in, ours, inference, n++, *pc, X, Z, false, mask, rng);
             });
         }
     }
@@ -440,21 +455,23 @@ void check_against_pytorch(double tol) {
     // 16 or 24 columns, with and without an offset, l_z = l_x and l_z > l_x.
     for (std::size_t l : {25, 48, 49, 70}) {
         auto X = random_columns<mat<T, Dx, Lx_long>>(l, rng);
-        add_oracle_case(in, ours, n++, *ps, X, X, true, tf::mask_unidirectional{}, rng);
+        add_oracle_case(in, ours, inference, n++, *ps, X, X, true, tf::mask_unidirectional{}, rng);
     }
     using sz = std::size_t;
     for (auto [lx, lz, offset] :
          {std::tuple{sz{40}, sz{44}, sz{4}}, std::tuple{sz{30}, sz{70}, sz{0}}}) {
         auto X = random_columns<mat<T, Dx, Lx_long>>(lx, rng);
         auto Z = random_columns<mat<T, Dz, Lz_long>>(lz, rng);
-        add_oracle_case(in, ours, n++, *pc, X, Z, false, tf::mask_unidirectional{offset}, rng);
+        add_oracle_case(in, ours, inference, n++, *pc, X, Z, false, tf::mask_unidirectional{offset},
+                        rng);
     }
     {  // MaskΔ with an offset (queries after a KV cache of 4 positions): l_z = l_x + 4
         auto X = random_columns<mat<T, Dx, Lx>>(5, rng);
         auto Z = random_columns<mat<T, Dz, Lz>>(9, rng);
-        add_oracle_case(in, ours, n++, *pc, X, Z, false, tf::mask_unidirectional{4}, rng);
+        add_oracle_case(in, ours, inference, n++, *pc, X, Z, false, tf::mask_unidirectional{4},
+                        rng);
     }
-    expect_oracle_agrees(in, ours, n, tol);
+    expect_oracle_agrees(in, ours, inference, n, tol);
 }
 
 TEST(AttentionOracle, DoubleMatchesPyTorch) {
@@ -514,7 +531,95 @@ TEST(SingleQueryAttentionOracle, MatchesPyTorch) {
         ours[pre + "dX"] = column(to_array(de));
         ours[pre + "dZ"] = to_array(dE);
     }
-    expect_oracle_agrees(in, ours, n, 1e-10);
+    expect_oracle_agrees(in, ours, bundle{}, n, 1e-10);
+}
+
+// ---- lines 4–6 in tiles with an online softmax (attention_core_forward_tiled) ----
+
+// Ṽ = V·softmax(KᵀQ/√d_attn) under t_z ≤ t_x + offset (or no mask), written plainly in double;
+// row-major, as to_array.
+template <class QM, class KM, class VM>
+std::vector<double> naive_attention(const QM& Q, const KM& K, const VM& V, bool causal,
+                                    std::size_t offset) {
+    const std::size_t d = Q.rows(), l_x = Q.cols(), l_z = K.cols(), d_v = V.rows();
+    std::vector<double> out(d_v * l_x, 0.0);
+    for (std::size_t tx = 0; tx < l_x; ++tx) {
+        std::vector<double> a(l_z, 0.0);
+        double mx = -1e300, sum = 0;
+        const std::size_t kept = causal ? std::min(l_z, tx + offset + 1) : l_z;
+        for (std::size_t tz = 0; tz < kept; ++tz) {
+            for (std::size_t i = 0; i < d; ++i)
+                a[tz] += double(K(i, tz)) * double(Q(i, tx));
+            a[tz] /= std::sqrt(double(d));
+            mx = std::max(mx, a[tz]);
+        }
+        for (std::size_t tz = 0; tz < kept; ++tz)
+            sum += (a[tz] = std::exp(a[tz] - mx));
+        for (std::size_t tz = 0; tz < kept; ++tz)
+            for (std::size_t i = 0; i < d_v; ++i)
+                out[i * l_x + tx] += double(V(i, tz)) * a[tz] / sum;
+    }
+    return out;
+}
+
+// The tiled forward against the naive loop and against attention_core_forward (the path the
+// PyTorch cases above check), for tilings that cut the queries and keys into whole and partial
+// tiles (1×1 to one tile for everything), with and without MaskΔ, an offset (queries after a KV
+// cache) and l_z ≠ l_x.
+template <class T, std::size_t Bz, std::size_t Bx>
+void check_tiled(std::mt19937_64& rng, double tol) {
+    using Dv = Dm;
+    namespace nd = tf::nn::detail;
+    struct shape {
+        std::size_t l_x, l_z, offset;
+        bool causal;
+    };
+    const shape shapes[] = {{70, 70, 0, true}, {70, 74, 4, true},  {1, 74, 73, true},
+                            {3, 60, 57, true}, {70, 74, 0, false}, {1, 9, 0, false},
+                            {25, 3, 0, false}, {17, 17, 0, true}};
+    for (const auto& sh : shapes) {
+        SCOPED_TRACE("l_x " + std::to_string(sh.l_x) + ", l_z " + std::to_string(sh.l_z) +
+                     ", offset " + std::to_string(sh.offset) + (sh.causal ? ", causal" : "") +
+                     ", tiles " + std::to_string(Bz) + "x" + std::to_string(Bx));
+        auto Q = random_columns<mat<T, Da, Lx_long>>(sh.l_x, rng);
+        auto K = random_columns<mat<T, Da, Lz_long>>(sh.l_z, rng);
+        auto V = random_columns<mat<T, Dv, Lz_long>>(sh.l_z, rng);
+        randomize(Q, rng, 3.0);  // scores of a few units: the running maximum moves
+        auto tile = std::make_unique<nd::attention_tile<T, Bz, Bx>>();
+        auto A = std::make_unique<mat<T, Lz_long, Lx_long>>();
+        A->resize_rows(sh.l_z), A->resize_cols(sh.l_x);
+        mat<T, Dv, Lx_long> tiled, whole;
+        tiled.resize_cols(sh.l_x), whole.resize_cols(sh.l_x);
+        fill(tiled, T(7));  // every entry must be written
+        const auto q = nd::attention_cview(Q), k = nd::attention_cview(K);
+        const auto v = nd::attention_cview(V);
+        with_mask(sh.causal, sh.offset, [&](auto mask) {
+            nd::attention_core_forward_tiled(q, k, v, mask, tiled.view(), *tile);
+            nd::attention_core_forward(q, k, v, mask, A->view(), whole.view());
+        });
+        const auto want = naive_attention(Q, K, V, sh.causal, sh.offset);
+        const auto got = to_array(tiled), other = to_array(whole);
+        const double r_naive = tf::testing::allclose_ratio(got.data, want, tol, tol);
+        const double r_whole = tf::testing::allclose_ratio(got.data, other.data, tol, tol);
+        EXPECT_LE(r_naive, 1) << "vs naive";
+        EXPECT_LE(r_whole, 1) << "vs attention_core_forward";
+        if (std::getenv("TYPEFORMER_TEST_VERBOSE"))  // margins
+            std::printf("  tiled %zux%zu l_x %zu l_z %zu: %.3g (naive) %.3g (untiled)\n", Bz, Bx,
+                        sh.l_x, sh.l_z, r_naive, r_whole);
+    }
+}
+
+TEST(AttentionTiled, EqualsANaiveLoopAndTheUntiledCoreForAnyTiling) {
+    std::mt19937_64 rng(31);
+    check_tiled<double, 1, 1>(rng, 1e-14);
+    check_tiled<double, 3, 2>(rng, 1e-14);
+    check_tiled<double, 4, 7>(rng, 1e-14);
+    check_tiled<double, 16, 16>(rng, 1e-14);
+    check_tiled<double, 128, 64>(rng, 1e-14);
+    check_tiled<float, 1, 1>(rng, 4e-7);
+    check_tiled<float, 5, 3>(rng, 4e-7);
+    check_tiled<float, 16, 16>(rng, 4e-7);
+    check_tiled<float, 74, 70>(rng, 4e-7);
 }
 
 // ---- the unidirectional mask's exact zeros ----

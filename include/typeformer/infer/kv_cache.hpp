@@ -104,7 +104,7 @@ struct attention_step {
     using S = l_step<1>;
     mat<T, typename Attn::qk_dim, S> q;  // 1: q ← W_q e + b_q                       (H·d_attn, 1)
     mat<T, typename Attn::v_dim, S> Y;  // 5: [ṽ^1; …; ṽ^H]                         (H·d_mid, 1)
-    mat<T, Lctx, S> alpha;              // 4: α of one head                          (l, 1)
+    nn::detail::attention_tile_for<T, S, Lctx> alpha;  // 4–5 of one head, in tiles of the keys
 };
 
 // The int8 form of a kv_pair (kv_int8<Scale>): per position u, the keys k_u as a column of codes
@@ -215,13 +215,11 @@ void attend(const Attn& p, const E& e, const kv_pair<Attn, Lctx>& kv, attention_
             Out& out, const Out* r = nullptr) noexcept {
     using nn::detail::attention_cview;
     project(p.W_q, e, s.q, p.b_q);  // 1: q ← W_q e + b_q                            (H·d_attn, 1)
-    s.alpha.resize_rows(kv.K.cols());
     for (std::size_t h = 0; h < Attn::n_heads; ++h)
         // 4: α ← softmax(K^hᵀ q^h / √d_attn);  5: ṽ^h ← V^h α                       (d_mid, 1)
-        nn::detail::attention_core_forward(head(attention_cview(s.q), h),
-                                           head(attention_cview(kv.K), h),
-                                           head(attention_cview(kv.V), h), mask_bidirectional{},
-                                           s.alpha.view(), head(s.Y.view(), h));
+        nn::detail::attention_core_forward_tiled(
+            head(attention_cview(s.q), h), head(attention_cview(kv.K), h),
+            head(attention_cview(kv.V), h), mask_bidirectional{}, head(s.Y.view(), h), s.alpha);
     project(p.W_o, s.Y, out, p.b_o, r);  // Algorithm 5, line 4: W_o Y + b_o (+ r)     (d_out, 1)
 }
 
@@ -373,7 +371,7 @@ void decode_step(const Model& m, decoder_only_cache<Model, Storage>& c, token x)
     c.x[t] = x;
     c.n = t + 1;
     c.X.resize_cols(1), c.Xt.resize_cols(1), c.X_mid.resize_cols(1), c.logits.resize_cols(1);
-    c.attn.q.resize_cols(1), c.attn.Y.resize_cols(1), c.attn.alpha.resize_cols(1);
+    c.attn.q.resize_cols(1), c.attn.Y.resize_cols(1);
     embed_step(m, c.x[t], c.X, t);                // 2–3: e ← W_e[:, x] + W_p[:, t]
     for (std::size_t l = 0; l < Model::L; ++l) {  // 4
         const auto& p = m.layers[l];
@@ -409,7 +407,8 @@ struct kv_cache<EDTransformer<T, cfg>> {
 
     // The context: Z = encoder(z), computed once per z by encode().
     std::array<mat<T, d_e, l_z>, 1> Z;  // 1–8: the encoded context                (d_e, l_z)
-    std::array<typename encoder_layer_type::template activations<l_z>, 1> encoder;
+    std::array<typename encoder_layer_type::template activations<l_z, workspace_kind::inference>, 1>
+        encoder;  // attention in tiles: no l_z·l_z probabilities
     bool encoded = false;
 
     struct layer_kv {
@@ -449,7 +448,6 @@ void decode_step(const EDTransformer<T, cfg>& m, kv_cache<EDTransformer<T, cfg>>
     for (auto* s : {&c.self_attn.q, &c.cross_attn.q})
         s->resize_cols(1);
     c.self_attn.Y.resize_cols(1), c.cross_attn.Y.resize_cols(1);
-    c.self_attn.alpha.resize_cols(1), c.cross_attn.alpha.resize_cols(1);
     // 11–12: e ← W_e[:, x] + W_p[:, t]
     nn::embed(m.embedding, m.positional, std::span<const token>(&c.x[t], 1), c.X, t);
     for (std::size_t l = 0; l < EDTransformer<T, cfg>::L_dec; ++l) {  // 13

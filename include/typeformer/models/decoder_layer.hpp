@@ -26,6 +26,7 @@
 #include "components.hpp"
 #include "config.hpp"
 #include "diagnose.hpp"
+#include "workspace.hpp"
 
 namespace typeformer {
 
@@ -40,13 +41,15 @@ struct decoder_layer {
                              (attn_type, cross_attn), (norm_type, ln2), (mlp_type, mlp),
                              (norm_type, ln3));
 
-    template <dimension Lx, dimension Lz>
+    // What backward needs of one layer; an inference workspace's (K = inference) keeps no
+    // attention probabilities (models/workspace.hpp).
+    template <dimension Lx, dimension Lz, workspace_kind K = workspace_kind::training>
     struct activations {
-        typename attn_type::template cache<Lx, Lx> self_cache;
+        detail::attention_cache_of<K, attn_type, Lx, Lx> self_cache;
         mat<T, d_e, Lx> X_a;  // 14
         typename norm_type::template cache<Lx> ln1_cache;
         mat<T, d_e, Lx> X_1;  // 15
-        typename attn_type::template cache<Lx, Lz> cross_cache;
+        detail::attention_cache_of<K, attn_type, Lx, Lz> cross_cache;
         mat<T, d_e, Lx> X_b;  // 16
         typename norm_type::template cache<Lx> ln2_cache;
         mat<T, d_e, Lx> X_2;  // 17
@@ -65,13 +68,14 @@ struct decoder_layer {
 
 inline namespace typed {
 
-// Lines 14–19. X_out may be X itself (inference updates the stream in place).
-template <class T, class cfg, class Lx, class Lz>
+// Lines 14–19. X_out may be X itself (inference updates the stream in place). a: the layer's
+// activations of a training or inference workspace.
+template <class T, class cfg, class Lx, class Lz, class Acts>
+    requires detail::activations_of<Acts, decoder_layer<T, cfg>, Lx, Lz>
 void forward(const decoder_layer<T, cfg>& p,
              mat_view<const T, typename decoder_layer<T, cfg>::d_e, Lx> X,
              mat_view<const T, typename decoder_layer<T, cfg>::d_e, Lz> Z,
-             mat_view<T, typename decoder_layer<T, cfg>::d_e, Lx> X_out,
-             typename decoder_layer<T, cfg>::template activations<Lx, Lz>& a, T eps) noexcept {
+             mat_view<T, typename decoder_layer<T, cfg>::d_e, Lx> X_out, Acts& a, T eps) noexcept {
     const std::size_t l = X.cols();
     a.X_a.resize_cols(l);
     a.X_1.resize_cols(l);

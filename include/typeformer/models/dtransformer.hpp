@@ -81,7 +81,7 @@ struct workspace<DTransformer<T, cfg>, K> {
     };
 
     std::array<mat<T, d_e, l_x>, slots::streams> X;  // the residual stream (see stack_slots)
-    std::array<typename layer_type::template activations<l_x>, slots::activations> layers;
+    std::array<typename layer_type::template activations<l_x, K>, slots::activations> layers;
     mat<T, d_e, l_x> Xt;  // 10: X̃ = ln_f(X)
     typename model_type::norm_type::template cache<l_x> ln_f_cache;
     mat<T, N_V, l_x> out;  // 11: W_u X̃, or P after forward

@@ -104,10 +104,11 @@ struct workspace<EDTransformer<T, cfg>, K> {
     };
 
     std::array<mat<T, d_e, l_z>, enc_slots::streams> Z;  // the context stream (see stack_slots)
-    std::array<typename encoder_layer_type::template activations<l_z>, enc_slots::activations>
+    std::array<typename encoder_layer_type::template activations<l_z, K>, enc_slots::activations>
         encoder;
     std::array<mat<T, d_e, l_x>, dec_slots::streams> X;  // the primary stream
-    std::array<typename decoder_layer_type::template activations<l_x, l_z>, dec_slots::activations>
+    std::array<typename decoder_layer_type::template activations<l_x, l_z, K>,
+               dec_slots::activations>
         decoder;
     mat<T, N_V, l_x> out;  // 21: W_u X, or P after forward
     [[no_unique_address]] detail::training_only<K, backward_scratch> scratch;

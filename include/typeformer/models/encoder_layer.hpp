@@ -23,6 +23,7 @@
 #include "components.hpp"
 #include "config.hpp"
 #include "diagnose.hpp"
+#include "workspace.hpp"
 
 namespace typeformer {
 
@@ -36,10 +37,11 @@ struct encoder_layer {
     BOOST_HANA_DEFINE_STRUCT(encoder_layer, (attn_type, attn), (norm_type, ln1), (mlp_type, mlp),
                              (norm_type, ln2));
 
-    // What backward needs of one layer (the input X stays in the model's stream).
-    template <dimension Len>
+    // What backward needs of one layer (the input X stays in the model's stream); an inference
+    // workspace's (K = inference) keeps no attention probabilities (models/workspace.hpp).
+    template <dimension Len, workspace_kind K = workspace_kind::training>
     struct activations {
-        typename attn_type::template cache<Len, Len> attn_cache;
+        detail::attention_cache_of<K, attn_type, Len, Len> attn_cache;
         mat<T, d_e, Len> X_a;  // 5: X + MHAttention(X, X)
         typename norm_type::template cache<Len> ln1_cache;
         mat<T, d_e, Len> X_1;  // 6: layer_norm(X_a)
@@ -58,12 +60,14 @@ struct encoder_layer {
 
 inline namespace typed {
 
-// Lines 5–8. X_out may be X itself (inference updates the stream in place).
-template <class T, class cfg, class Act, class Len>
+// Lines 5–8. X_out may be X itself (inference updates the stream in place). a: the layer's
+// activations of a training or inference workspace.
+template <class T, class cfg, class Act, class Len, class Acts>
+    requires detail::activations_of<Acts, encoder_layer<T, cfg, Act>, Len>
 void forward(const encoder_layer<T, cfg, Act>& p,
              mat_view<const T, typename encoder_layer<T, cfg, Act>::d_e, Len> X,
-             mat_view<T, typename encoder_layer<T, cfg, Act>::d_e, Len> X_out,
-             typename encoder_layer<T, cfg, Act>::template activations<Len>& a, T eps) noexcept {
+             mat_view<T, typename encoder_layer<T, cfg, Act>::d_e, Len> X_out, Acts& a,
+             T eps) noexcept {
     const std::size_t l = X.cols();
     a.X_a.resize_cols(l);
     a.X_1.resize_cols(l);

@@ -96,7 +96,7 @@ struct workspace<ETransformer<T, cfg>, K> {
     };
 
     std::array<mat<T, d_e, l_x>, slots::streams> X;  // the stream (see stack_slots)
-    std::array<typename layer_type::template activations<l_x>, slots::activations> layers;
+    std::array<typename layer_type::template activations<l_x, K>, slots::activations> layers;
     typename model_type::projection_type::template cache<l_x> projection_cache;
     mat<T, d_f, l_x> F;   // 10: GELU(W_f X + b_f 1ᵀ)
     mat<T, d_f, l_x> Ft;  // 11: layer_norm(F | γ, β)

@@ -21,6 +21,7 @@
 #include "components.hpp"
 #include "config.hpp"
 #include "diagnose.hpp"
+#include "workspace.hpp"
 
 namespace typeformer {
 
@@ -34,12 +35,13 @@ struct gpt_layer {
     BOOST_HANA_DEFINE_STRUCT(gpt_layer, (norm_type, ln1), (attn_type, attn), (norm_type, ln2),
                              (mlp_type, mlp));
 
-    // What backward needs of one layer (the input X stays in the model's stream).
-    template <dimension Lx>
+    // What backward needs of one layer (the input X stays in the model's stream); an inference
+    // workspace's (K = inference) keeps no attention probabilities (models/workspace.hpp).
+    template <dimension Lx, workspace_kind K = workspace_kind::training>
     struct activations {
         mat<T, d_e, Lx> Xt1;  // 5: X̃ = ln1(X)
         typename norm_type::template cache<Lx> ln1_cache;
-        typename attn_type::template cache<Lx, Lx> attn_cache;
+        detail::attention_cache_of<K, attn_type, Lx, Lx> attn_cache;
         mat<T, d_e, Lx> X_mid;  // 6: X + MHAttention(X̃, X̃)
         mat<T, d_e, Lx> Xt2;    // 7: X̃ = ln2(X_mid)
         typename norm_type::template cache<Lx> ln2_cache;
@@ -57,12 +59,13 @@ struct gpt_layer {
 inline namespace typed {
 
 // Lines 5–8. X_out may be X itself (inference updates the stream in place): X is last read
-// before X_out is first written.
-template <class T, class cfg, class Lx>
+// before X_out is first written. a: the layer's activations of a training or inference workspace.
+template <class T, class cfg, class Lx, class Acts>
+    requires detail::activations_of<Acts, gpt_layer<T, cfg>, Lx>
 constexpr void forward(const gpt_layer<T, cfg>& p,
                        mat_view<const T, typename gpt_layer<T, cfg>::d_e, Lx> X,
-                       mat_view<T, typename gpt_layer<T, cfg>::d_e, Lx> X_out,
-                       typename gpt_layer<T, cfg>::template activations<Lx>& a, T eps) noexcept {
+                       mat_view<T, typename gpt_layer<T, cfg>::d_e, Lx> X_out, Acts& a,
+                       T eps) noexcept {
     const std::size_t l = X.cols();
     a.Xt1.resize_cols(l);
     a.X_mid.resize_cols(l);

@@ -6,7 +6,8 @@
 //                                   activations) + backward's scratch (dX, dlogits, the blocks'
 //                                   scratch), which all layers share
 //   inference_workspace<Model>      one slot, reused by every layer (the residual stream is
-//                                   updated in place, X ← X + …, as the pseudocode writes it)
+//                                   updated in place, X ← X + …, as the pseudocode writes it),
+//                                   and attention in tiles: no l_x·l_z probabilities are kept
 //
 // A training workspace also serves forward. On a host put workspaces on the heap once
 // (`auto ws = std::make_unique<tf::training_workspace<Model>>();`); on a microcontroller make them
@@ -55,6 +56,20 @@ struct nothing {};
 // Backward's scratch S in a training workspace; nothing in an inference one.
 template <workspace_kind K, class S>
 using training_only = std::conditional_t<K == workspace_kind::training, S, nothing>;
+
+// A layer's MHAttention activations: the cache backward reads (the probabilities A^h, l_x·l_z
+// per head) in a training workspace; the inference cache (attention in tiles, no A^h) in an
+// inference one.
+template <workspace_kind K, class Attn, class Lx, class Lz>
+using attention_cache_of =
+    std::conditional_t<K == workspace_kind::training, typename Attn::template cache<Lx, Lz>,
+                       typename Attn::template inference_cache<Lx, Lz>>;
+
+// A's type is Layer::activations<L..., K> for a workspace kind K (a layer's forward takes either).
+template <class A, class Layer, class... L>
+concept activations_of =
+    std::is_same_v<A, typename Layer::template activations<L..., workspace_kind::training>> ||
+    std::is_same_v<A, typename Layer::template activations<L..., workspace_kind::inference>>;
 
 }  // namespace detail
 

@@ -71,6 +71,17 @@ struct MHAttention {
         std::array<mat<T, Lz, Lx>, Heads::size> A;  // A^h = softmax(S^h/√d_attn), masked → 0
         mat<T, v_dim, Lx> Y;  // 3: [Y^1; …; Y^H]             (H·d_mid, l_x)
     };
+    // Forward-only working memory (an inference workspace): Q, K, V, Y as in cache, but no A^h —
+    // each head's lines 4–6 run in tiles with an online softmax (attention.hpp), so nothing here
+    // grows with l_x·l_z; the tile serves the heads one after the other.
+    template <dimension Lx, dimension Lz>
+    struct inference_cache {
+        mat<T, qk_dim, Lx> Q;  // Alg. 4 line 1, all heads                       (H·d_attn, l_x)
+        mat<T, qk_dim, Lz> K;  // Alg. 4 line 2, all heads                       (H·d_attn, l_z)
+        mat<T, v_dim, Lz> V;   // Alg. 4 line 3, all heads                       (H·d_mid, l_z)
+        mat<T, v_dim, Lx> Y;   // 3: [Y^1; …; Y^H]                              (H·d_mid, l_x)
+        detail::attention_tile_for<T, Lx, Lz> tile;  // lines 4–6 of one head, one tile at a time
+    };
     // Backward's working memory; its contents mean nothing between calls, so one scratch can
     // serve every layer of a model. dA, dS serve one head at a time.
     template <dimension Lx, dimension Lz>
@@ -86,17 +97,22 @@ struct MHAttention {
 inline namespace typed {}  // namespace typed
 
 namespace detail {
+// What forward(MHAttention, …) may keep its activations in: the cache backward reads (A^h
+// included), or the inference cache (no A^h, the heads' attention in tiles).
+template <class C, class Attn, class Lx, class Lz>
+concept mh_attention_cache_for = std::is_same_v<C, typename Attn::template cache<Lx, Lz>> ||
+    std::is_same_v<C, typename Attn::template inference_cache<Lx, Lz>>;
+}  // namespace detail
+
+namespace detail {
 // Algorithm 5, then `out` on Ṽ (+ R (d_out, l_x): a residual, or nothing). Each product's bias
 // (and R) is its fused epilogue (kernels/scalar/gemm.hpp): added to each register tile as it is
 // finished, the same operations per entry as add_bias and axpy after it.
 template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XV,
-          class ZV, class Mask, class VM>
-constexpr void mh_attention_forward(
-    const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XV& Xv, const ZV& Zv,
-    Mask mask, VM&& Vt,
-    typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<cols_of<XV>,
-                                                                              cols_of<ZV>>& c,
-    kernels::gemm_epilogue<T> out) noexcept {
+          class ZV, class Mask, class VM, class Cache>
+constexpr void mh_attention_forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p,
+                                    const XV& Xv, const ZV& Zv, Mask mask, VM&& Vt, Cache& c,
+                                    kernels::gemm_epilogue<T> out) noexcept {
     using kernels::detail::matmul_impl;
     constexpr kernels::gemm_epilogue<T> none{};
     const std::size_t l_x = Xv.cols(), l_z = Zv.cols();
@@ -105,8 +121,9 @@ constexpr void mh_attention_forward(
     attention_resize(c.K, Heads::size * Dattn::size, l_z);
     attention_resize(c.V, Heads::size * Dmid::size, l_z);
     attention_resize(c.Y, Heads::size * Dmid::size, l_x);
-    for (auto& A : c.A)
-        attention_resize(A, l_z, l_x);
+    if constexpr (requires { c.A; })
+        for (auto& A : c.A)
+            attention_resize(A, l_z, l_x);
 
     // 2, Alg. 4 lines 1–3 for every head at once: Q^h ← W_q^h X + b_q^h 1ᵀ is head(Q, h), …
     // Q ← W_q X + b_q 1ᵀ (H·d_attn, l_x), K ← W_k Z + b_k 1ᵀ (H·d_attn, l_z),
@@ -114,10 +131,17 @@ constexpr void mh_attention_forward(
     matmul_impl(p.W_q, Xv, c.Q, false, {}, none.with_bias(p.b_q.data()));
     matmul_impl(p.W_k, Zv, c.K, false, {}, none.with_bias(p.b_k.data()));
     matmul_impl(p.W_v, Zv, c.V, false, {}, none.with_bias(p.b_v.data()));
-    for (std::size_t h = 0; h < Heads::size; ++h)  // 1: for h ∈ [H]
+    for (std::size_t h = 0; h < Heads::size; ++h) {  // 1: for h ∈ [H]
         // 2: Y^h ← Attention(X, Z | W_qkv^h, Mask), lines 4–6;  3: Y^h is a block of Y
-        attention_core_forward(head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
-                               head(attention_cview(c.V), h), mask, as_view(c.A[h]), head(c.Y, h));
+        if constexpr (requires { c.A; })  // A^h kept for backward
+            attention_core_forward(head(attention_cview(c.Q), h), head(attention_cview(c.K), h),
+                                   head(attention_cview(c.V), h), mask, as_view(c.A[h]),
+                                   head(c.Y, h));
+        else  // forward only: in tiles, no A^h
+            attention_core_forward_tiled(head(attention_cview(c.Q), h),
+                                         head(attention_cview(c.K), h),
+                                         head(attention_cview(c.V), h), mask, head(c.Y, h), c.tile);
+    }
     // 4: Ṽ ← W_o Y + b_o 1ᵀ (+ R)                                                 (d_out, l_x)
     matmul_impl(p.W_o, c.Y, Vt, false, {}, out.with_bias(p.b_o.data()));
 }
@@ -164,14 +188,15 @@ void mh_attention_backward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads
 inline namespace typed {
 
 // Algorithm 5. Ṽ's run-time extent (l_x columns) is set by the caller; self-attention passes
-// the same tensor as X and Z.
+// the same tensor as X and Z. c is the cache backward reads, or an inference_cache (forward only:
+// the heads' attention in tiles, no A^h).
 template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
-          class ZM, softmax_mask Mask, class VM>
-    requires attention_operands<T, Dx, Dz, Dout, XM, ZM, VM>
+          class ZM, softmax_mask Mask, class VM, class Cache>
+    requires attention_operands<T, Dx, Dz, Dout, XM, ZM, VM> &&
+        detail::mh_attention_cache_for<Cache, MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>,
+                                       detail::cols_of<XM>, detail::cols_of<ZM>>
 constexpr void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X,
-                       const ZM& Z, Mask mask, VM&& Vt,
-                       typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
-                           detail::cols_of<XM>, detail::cols_of<ZM>>& c) noexcept {
+                       const ZM& Z, Mask mask, VM&& Vt, Cache& c) noexcept {
     detail::mh_attention_forward(p, as_view(X), as_view(Z), mask, Vt, c,
                                  kernels::gemm_epilogue<T>{});
 }
@@ -179,16 +204,15 @@ constexpr void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p
 // Ṽ ← R + MHAttention(X, Z): a block's residual add (Algorithm 10, line 6) done in the output
 // projection's epilogue. R (d_out, l_x) must not share storage with Ṽ.
 template <class T, class Dx, class Dz, class Dattn, class Dmid, class Dout, class Heads, class XM,
-          class ZM, softmax_mask Mask, class VM, class RM>
-    requires attention_operands<T, Dx, Dz, Dout, XM, ZM, VM> && matrix_operand<RM> &&
-        rows_are<detail::rows_of<RM>, Dout> &&
+          class ZM, softmax_mask Mask, class VM, class Cache, class RM>
+    requires attention_operands<T, Dx, Dz, Dout, XM, ZM, VM> &&
+        detail::mh_attention_cache_for<Cache, MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>,
+                                       detail::cols_of<XM>, detail::cols_of<ZM>> &&
+        matrix_operand<RM> && rows_are<detail::rows_of<RM>, Dout> &&
         same_columns<detail::cols_of<RM>, detail::cols_of<XM>> &&
         same_value_type<detail::value_of<RM>, T>
 constexpr void forward(const MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>& p, const XM& X,
-                       const ZM& Z, Mask mask, VM&& Vt,
-                       typename MHAttention<T, Dx, Dz, Dattn, Dmid, Dout, Heads>::template cache<
-                           detail::cols_of<XM>, detail::cols_of<ZM>>& c,
-                       const RM& R) noexcept {
+                       const ZM& Z, Mask mask, VM&& Vt, Cache& c, const RM& R) noexcept {
     const auto r = kernels::detail::raw_of(R);
     TYPEFORMER_CHECK(r.cols == as_view(X).cols(), "MHAttention: R must have X's number of columns");
     TYPEFORMER_CHECK(r.ptr != kernels::detail::raw_of(Vt).ptr,
