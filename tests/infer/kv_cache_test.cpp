@@ -74,12 +74,13 @@ TEST(KVCache, EDTransformerEqualsFullForwardAtEveryPosition) {
 }
 
 // A context longer than the default tiles of the forward-only attention (keys 256 on a host,
-// 16 on a device; queries 128 or 16): the inference workspace's forward and the KV cache, both in
-// tiles with an online softmax, against the training workspace's forward, whose attention keeps
-// A and is the path tests/models checks against PyTorch.
+// 16 with the scalar kernels; queries 128 or 16): two tiles of keys and several blocks of
+// queries. The inference workspace's forward and the KV cache, both in tiles with an online
+// softmax, against the training workspace's forward, whose attention keeps A and is the path
+// tests/models checks against PyTorch.
 struct cfg_long {
-    static constexpr std::size_t N_V = 11, l_max = 300, L = 2, H = 2, d_e = 8, d_mlp = 12,
-                                 d_attn = 4, d_mid = 3;
+    static constexpr std::size_t N_V = 11, l_max = tf::nn::detail::attention_tile_keys + 44, L = 2,
+                                 H = 2, d_e = 8, d_mlp = 12, d_attn = 4, d_mid = 3;
 };
 
 template <class Model>
