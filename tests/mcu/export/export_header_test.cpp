@@ -65,12 +65,14 @@ TEST(ExportHeader, Int8ModelsRoundTripByteForByte) {
 }
 
 TEST(ExportHeader, SignatureIsTheCheckpointsModelSignature) {
+    // A GPT's signature fills the fields its architecture does not use (L_enc = L_dec = L,
+    // d_f = d_e: io/signature.hpp's fill_unused), whatever its config struct says of them.
     EXPECT_STREQ(d_plain_weights_signature,
                  "DTransformer<f32> N_V=13 l_max=9 L=2 L_enc=2 L_dec=2 H=3 d_e=10 d_mlp=14 "
-                 "d_attn=4 d_mid=5 d_f=7 norm=0 positional=0 tied=0 gelu=0 "
+                 "d_attn=4 d_mid=5 d_f=10 norm=0 positional=0 tied=0 gelu=0 "
                  "eps=1.0000000000000001e-05");
     EXPECT_STREQ(q8_variants_weights_signature,
-                 "DTransformer<f32> N_V=7 l_max=5 L=1 L_enc=2 L_dec=1 H=1 d_e=5 d_mlp=3 d_attn=2 "
+                 "DTransformer<f32> N_V=7 l_max=5 L=1 L_enc=1 L_dec=1 H=1 d_e=5 d_mlp=3 d_attn=2 "
                  "d_mid=7 d_f=5 norm=1 positional=1 tied=1 gelu=1 eps=9.9999999999999995e-07 "
                  "int8");
 }
