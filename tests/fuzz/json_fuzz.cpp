@@ -25,7 +25,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     if (!ours && r.error().starts_with("JSON nested too deeply"))
         return 0;
-    if (ours != nlohmann::json::accept(text))
+    if (ours != nlohmann::json::accept(text)) {
+        // nlohmann refuses a number beyond double's range (out_of_range 406, `555555e50000`);
+        // the reader accepts it by design (json::reader::number gives ±∞, its callers check).
+        if (ours) {
+            try {
+                (void)nlohmann::json::parse(text);
+            } catch (const nlohmann::json::out_of_range& e) {
+                if (e.id == 406)
+                    return 0;
+            } catch (...) {
+            }
+        }
         std::abort();  // the two readers disagree on valid UTF-8
+    }
     return 0;
 }
