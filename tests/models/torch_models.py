@@ -227,22 +227,35 @@ def run_case(inp, k):
         z = tokens("z")
         logits = edtransformer(z, x, W, c)
         loss = next_token_loss(logits, x)
+    out = {pre + "P": torch.softmax(logits, dim=0), pre + "loss": loss}
+    out.update(gradients(loss, W, pre))
+    return out
+
+
+def gradients(loss, W, pre):
+    """{pre + "grad." + name: d loss / d W[name]} for every tensor of W; zeros where the loss does
+    not depend on it (also when there is no target at all, a one-token sequence or nothing masked,
+    and the loss is the constant 0)."""
     names = sorted(W)
     if loss.requires_grad:
         grads = torch.autograd.grad(loss, [W[n] for n in names], allow_unused=True)
-    else:  # no target (a one-token sequence, or nothing masked): the loss is the constant 0
+    else:
         grads = [None] * len(names)
-    out = {pre + "P": torch.softmax(logits, dim=0), pre + "loss": loss}
-    for n, g in zip(names, grads):
-        out[pre + "grad." + n] = torch.zeros_like(W[n]) if g is None else g
-    return out
+    return {pre + "grad." + n: torch.zeros_like(W[n]) if g is None else g
+            for n, g in zip(names, grads)}
 
 
-def main(inp):
-    out = {}
-    for k in range(int(inp["ncases"])):
-        out.update(run_case(inp, k))
-    return out
+def all_cases(run_case):
+    """The oracle's main over inp["ncases"] cases, each run_case(inp, k) giving its outputs."""
+    def main(inp):
+        out = {}
+        for k in range(int(inp["ncases"])):
+            out.update(run_case(inp, k))
+        return out
+    return main
+
+
+main = all_cases(run_case)
 
 
 if __name__ == "__main__":

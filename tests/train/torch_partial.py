@@ -84,22 +84,12 @@ def run_case(inp, k):
                 Weff[target] = W[target] + scale * (B @ A)
     x = [int(v) for v in get("x").reshape(-1).tolist()]
     loss = tm.next_token_loss(tm.dtransformer(x, Weff, c), x)
-    names = sorted(trainable)
     out = {pre + "loss": loss}
-    if loss.requires_grad:
-        grads = torch.autograd.grad(loss, [trainable[n] for n in names], allow_unused=True)
-    else:
-        grads = [None] * len(names)
-    for n, g in zip(names, grads):
-        out[pre + "grad." + n] = torch.zeros_like(trainable[n]) if g is None else g
+    out.update(tm.gradients(loss, trainable, pre))
     return out
 
 
-def main(inp):
-    out = {}
-    for k in range(int(inp["ncases"])):
-        out.update(run_case(inp, k))
-    return out
+main = tm.all_cases(run_case)
 
 
 if __name__ == "__main__":
