@@ -1,8 +1,10 @@
 """Instructions per token, per multiply-add and estimated cycles of a firmware run, per kernel.
 
   measure.py --qemu Q --machine M --plugin libinsn_mix.so --addr2line A2L --elf FW.elf
-             --core m4|m7|m55 [--mve] [--check EXPR ...] [--json OUT] [--timeout S]
+             --core m4|m7|m55 [--mve] [--objdump OBJDUMP] [--check EXPR ...] [--json OUT]
+             [--timeout S]
   measure.py --weights          the cycle weights as a Markdown table (docs/kernels.md)
+  measure.py --weights-m55      the Cortex-M55's
 
 Runs FW.elf under QEMU (-icount shift=0) with the insn_mix plugin, which counts every executed
 instruction per address and class inside the regions the firmware marks (profile.hpp). The
@@ -15,10 +17,12 @@ plugin's must match.)
 Regions with the same label add up; per token is their sum over their tokens. Each instruction's
 address is mapped to the function it was inlined into (addr2line -i on the ELF, which is built with
 -g) and from there to a kernel (KERNELS below), so the breakdown is of the real run, not of kernels
-timed alone. Estimated cycles weight the classes (WEIGHTS below).
+timed alone. Estimated cycles weight the classes (M4, M7 below); the Cortex-M55's weight each
+executed instruction after the one before it in its block (M55, m55_block_cycles: MVE's beats).
 
---check 'LABEL insns/mac <= 2.5' or 'LABEL/OTHER cycles >= 2' (the second: OTHER's cycles per token
-over LABEL's) fails the run when it does not hold: CI's bounds (docs/kernels.md).
+--check 'LABEL insns/mac <= 2.5', 'LABEL/OTHER cycles >= 2' (OTHER's cycles per token over
+LABEL's) or 'LABEL[KERNEL] insns/token <= N' (one kernel's instructions per token) fails the run
+when it does not hold: CI's bounds (docs/kernels.md).
 """
 import argparse
 import collections
@@ -116,6 +120,106 @@ def weights_markdown():
     return "\n".join(rows)
 
 
+
+# Cortex-M55: Arm's Software Optimization Guide for the core was not at hand; the estimate follows
+# LLVM's scheduling model for it (ARMScheduleM55.td, contributed by Arm): MVE runs in four pipes
+# ("load/store", "integer", "float/mul", "control"), every 128-bit MVE instruction takes two
+# beats of 64 bits, one a cycle, and the first beat of an instruction overlaps the second of the
+# one before when the two use different pipes (VLDR;VADD;VMUL;VSTR: 5 cycles, VLDR;VLDRB;VADD;VSTR:
+# 6). So an MVE instruction costs 1 cycle after an MVE instruction of another pipe and 2
+# otherwise; VPST, VCTP and VPNOT (control pipe) 1. Scalar floating point is pipelined on the M55
+# (VFMA.F32: one issue cycle, against the M4's 3), VDIV/VSQRT.F32 take its 16-cycle latency as a
+# stall, VLDR/VSTR one cycle; integer instructions and loads one issue cycle; what the model does
+# not give (load/store multiples, divides, branches) keeps the Cortex-M4's figure. The pipe of an
+# MVE instruction comes from its mnemonic (arm-none-eabi-objdump -m armv8.1-m.main).
+M55 = dict(M4)
+M55.update({
+    "it": (0, 0),                    # LLVM: IT dual-issues with its neighbour
+    "mul": (1, 0), "ldr": (1, 0), "str": (1, 0),
+    "valu": (1, 0), "vmac": (1, 0), "vmov": (1, 0),
+    "vdiv": (16, 0),
+    "vldr": (1, 0), "vstr": (1, 0),
+    "lob": (1, 0),                   # DLS, WLS, LE, LETP (the LOB cache may make LE free)
+    "mve_ld": (2, 0), "mve_st": (2, 0), "mve_mac": (2, 0), "mve_other": (2, 0),
+})
+M55_MVE_FP = re.compile(
+    r"^v(mul|mla|mlas|fma|fms|fmas|mlav|mlava|mladav\w*|mlsdav\w*|mlaldav\w*|mlsldav\w*|rmlaldavh\w*|"
+    r"rmlsldavh\w*|q?r?d?mulh|q?dmull\w*|mull\w*|cvt\w*|cmp|pt\w*|addv|addva|addlv\w*|rint\w*|"
+    r"cmul|cmla|maxnm\w*|minnm\w*|abd)$")
+M55_SYS = {"vpst", "vctp", "vpnot"}
+
+
+def mve_pipe(mnemonic, operands):
+    """The M55 pipe of an MVE instruction ("ls", "int", "fp", "sys"), or None if it is not one."""
+    full = mnemonic.lower()
+    base = full.split(".")[0]
+    if base in M55_SYS or re.fullmatch(r"vpt\w*|vpste?\w*", base) and not re.search(r"\bq\d", operands):
+        return "sys"
+    if not re.search(r"\bq[0-7]\b", operands):
+        return None
+    if re.match(r"v(ldr|str|ld[24]|st[24])", base):
+        return "ls"
+    # VPT-predicated forms carry a t/e suffix (vldrwt, vfmat): try the name without it
+    names = [base] + ([base[:-1]] if base[-1] in "te" else [])
+    if any(".f" in full or M55_MVE_FP.match(n) for n in names):
+        return "fp"
+    return "int"
+
+
+def mve_pipes(objdump, elf):
+    """pc -> M55 pipe, for every MVE instruction of the image."""
+    out = subprocess.run([objdump, "-d", "--no-show-raw-insn", "-m", "armv8.1-m.main", elf],
+                         check=True, capture_output=True, text=True).stdout
+    pipes = {}
+    for line in out.splitlines():
+        m = re.match(r"^\s*([0-9a-f]+):\t(\S+)\t?(.*)$", line)
+        if m:
+            pipe = mve_pipe(m[2], m[3])
+            if pipe:
+                pipes[int(m[1], 16)] = pipe
+    return pipes
+
+
+def m55_block_cycles(insns, pipes):
+    """Each instruction's estimated M55 cycles in a block (insns: [(pc, class, regs)]), beats
+    overlapped as above. A block that ends in a low-overhead loop's LE is taken to follow itself
+    (the loop body), so its first instruction overlaps with its last MVE one."""
+    prev = None
+    if insns and insns[-1][1] == "lob":
+        for pc, _, _ in reversed(insns[:-1]):
+            prev = pipes.get(pc)
+            break
+    costs = []
+    for pc, cls, regs in insns:
+        pipe = pipes.get(pc)
+        if pipe == "sys":
+            c = 1
+        elif pipe:
+            c = 1 if prev not in (None, "sys") and prev != pipe else 2
+        else:
+            a, b = M55.get(cls, (1, 0))
+            c = a + b * regs
+        costs.append(c)
+        prev = pipe if pipe != "sys" else None
+    return costs
+
+
+def weights_m55_markdown():
+    rows = ["| instructions | Cortex-M55 cycles | source |", "|---|---|---|"]
+    rows += [
+        "| MVE, after an MVE instruction of another pipe (load/store, integer, float/mul) | 1 | "
+        "beats overlapped (LLVM ARMScheduleM55.td) |",
+        "| MVE, otherwise (after one of the same pipe, or a scalar one) | 2 | two beats of 64 bits |",
+        "| VPST, VCTP, VPNOT | 1 | control pipe |",
+        "| data processing, MUL, MLA, SMLAD, SXTB16, LDR, STR (one register) | 1 | one issue cycle |",
+        "| IT | 0 | dual-issued |",
+        "| VADD, VMUL, VFMA, VCVT, VMOV, VLDR, VSTR (scalar .F32) | 1 | pipelined FPU |",
+        "| VDIV, VSQRT (.F32) | 16 | the model's latency, as a stall |",
+        "| DLS, WLS, LE, LETP | 1 | |",
+        "| LDRD, STRD, LDM, STM, VLDM, VSTM, branches, SDIV | as the Cortex-M4 | not in the model |",
+    ]
+    return "\n".join(rows)
+
 # ---- kernels: the inlined function an address belongs to ----------------------------------------
 # The innermost frame that matches, from the inside out; a product is further told apart by the
 # frames around it (attention's, the unembedding's or the layers' weights).
@@ -152,9 +256,36 @@ PRODUCT_CONTEXT = [
 ]
 
 
+# In a training step's backward pass (a frame named *backward* or a gradient's update<leaf>), a
+# library function or helper (expf, erff, fmaxf, logf, sqrtf) counts to the backward kernel that
+# called it, and the bias gradients, residuals and zeroing get their own rows; the forward's
+# attribution is unchanged.
+BACKWARD_CONTEXT = re.compile(r"backward|::update<")
+BACKWARD_OWNERS = {"GELU backward", "softmax backward", "layer norm backward", "cross-entropy",
+                   "optimiser"}
+BACKWARD_RENAMED = {"bias, residual": "bias gradients, residuals (backward)",
+                    "copies": "zeroing (backward)",
+                    "layer norm": "layer norm, recomputed in the backward",
+                    "softmax": "softmax, recomputed in the backward",
+                    "GELU": "GELU, recomputed in the backward"}
+
+
 @functools.lru_cache(maxsize=None)
 def kernel_of(frames):
     """frames: function names, innermost first (a tuple)."""
+    name = forward_kernel_of(frames)
+    if not any(BACKWARD_CONTEXT.search(f) for f in frames):
+        return name
+    for f in frames:
+        hit = next((k for pat, k in KERNELS if re.search(pat, f)), None)
+        if hit in BACKWARD_OWNERS:
+            return hit
+        if hit:
+            break
+    return BACKWARD_RENAMED.get(name, name)
+
+
+def forward_kernel_of(frames):
     for pat, name in LIBRARY:
         if re.search(pat, frames[0]):
             return name
@@ -203,10 +334,11 @@ def frames_of(addr2line, elf, pcs):
 
 
 # ---- a run ---------------------------------------------------------------------------------------
-def parse_records(path):
-    """The plugin's regions: a list of {(pc, chain): [class, n, regs, not_taken]}, chain being the
-    return addresses of the calls the instruction was reached through, innermost first."""
-    blocks, chains, regions, cur = {}, {0: ()}, [], None
+def parse_records(path, pipes=None):
+    """The plugin's regions: a list of {(pc, chain): [class, n, regs, not_taken, m55_cycles]},
+    chain being the return addresses of the calls the instruction was reached through, innermost
+    first; m55_cycles (with pipes, mve_pipes' map) the M55 estimate of those executions."""
+    blocks, chains, regions, cur, m55_costs = {}, {0: ()}, [], None, {}
     with open(path) as f:
         for line in f:
             w = line.split()
@@ -215,18 +347,25 @@ def parse_records(path):
                 insns = blocks[b]
                 ch = chains[c]
                 last = len(insns) - 1
+                costs = m55_costs.get(b)
                 for i in range(start, last + 1):
                     pc, cls, r = insns[i]
                     slot = cur.get((pc, ch))
                     if slot is None:
-                        slot = cur[(pc, ch)] = [cls, 0, 0, 0]
+                        slot = cur[(pc, ch)] = [cls, 0, 0, 0, 0]
                     slot[1] += n
                     slot[2] += n * r
+                    if costs:
+                        slot[4] += n * costs[i]
                     if i == last:
                         slot[3] += nt
+                        if costs and cls == "bcond":
+                            slot[4] -= nt  # not taken: 1 cycle
             elif w[0] == "b":
                 blocks[int(w[1])] = [(int(pc, 16), cls, int(r)) for pc, cls, r in
                                      (x.split(":") for x in w[2:])]
+                if pipes is not None:
+                    m55_costs[int(w[1])] = m55_block_cycles(blocks[int(w[1])], pipes)
             elif w[0] == "c":
                 chains[int(w[1])] = (int(w[3], 16),) + chains[int(w[2])]
             elif w[0] == "region":
@@ -253,7 +392,7 @@ def run(a):
         if p.returncode != 0:
             sys.stdout.write(p.stdout)
             sys.exit(f"FAIL: the firmware exited with {p.returncode}")
-        regions = parse_records(out)
+        regions = parse_records(out, mve_pipes(a.objdump, a.elf) if a.core == "m55" else None)
     labels = [l.split()[2:] for l in p.stdout.splitlines() if l.startswith("info region ")]
     if len(labels) != len(regions):
         sys.exit(f"FAIL: {len(regions)} regions counted, {len(labels)} named by the firmware")
@@ -263,10 +402,12 @@ def run(a):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--weights", action="store_true")
+    ap.add_argument("--weights-m55", action="store_true")
     ap.add_argument("--qemu")
     ap.add_argument("--machine")
     ap.add_argument("--plugin")
     ap.add_argument("--addr2line")
+    ap.add_argument("--objdump", help="default: the addr2line's sibling (the M55's pipes)")
     ap.add_argument("--elf")
     ap.add_argument("--core", choices=["m4", "m7", "m55"])
     ap.add_argument("--mve", action="store_true")
@@ -277,6 +418,11 @@ def main():
     if a.weights:
         print(weights_markdown())
         return
+    if a.weights_m55:
+        print(weights_m55_markdown())
+        return
+    if a.core == "m55" and not a.objdump:
+        a.objdump = re.sub(r"addr2line$", "objdump", a.addr2line)
 
     output, labels, regions = run(a)
     # every address and every call site (a return address less 2: inside the BL or BLX)
@@ -306,7 +452,8 @@ def main():
                                       "extra": collections.Counter(),
                                       "kernels": collections.defaultdict(
                                           lambda: [0, collections.Counter(),
-                                                   collections.Counter()])})
+                                                   collections.Counter(), 0]),
+                                      "m55": 0})
         g["tokens"] += int(kv.get("tokens", 1))
         g["macs"] += int(kv.get("macs", 0))
         # The plugin's count against QEMU's (-icount, read through SysTick to 40 instructions,
@@ -315,28 +462,30 @@ def main():
         if "icount" in kv and abs(counted - (int(kv["icount"]) - overhead)) > 80:
             sys.exit(f"FAIL: region {label}: the plugin counted {counted} instructions, "
                      f"QEMU {kv['icount']} less {overhead}")
-        for key, (cls, n, regs, nt) in rec.items():
+        for key, (cls, n, regs, nt, c55) in rec.items():
             e = nt if cls == "bcond" else regs
             g["mix"][cls] += n
             g["extra"][cls] += e
+            g["m55"] += c55
             k = g["kernels"][kernel[key]]
             k[0] += n
             k[1][cls] += n
             k[2][cls] += e
+            k[3] += c55
 
-    def cycles(mix, extra):
+    def cycles(mix, extra, m55=None):
         m = {c: (mix[c], extra[c]) for c in mix}
         if a.core == "m4":
             return cycles_m4(m)
         if a.core == "m7":
             return cycles_m7(m)
-        return None
+        return m55  # the M55's: summed per executed instruction (m55_block_cycles)
 
     summary = {}
     for label, g in groups.items():
         t = g["tokens"]
         insns = sum(g["mix"].values())
-        cyc = cycles(g["mix"], g["extra"])
+        cyc = cycles(g["mix"], g["extra"], g["m55"])
         macs = g["macs"]
         summary[label] = {"insns_per_token": insns / t, "macs_per_token": macs / t,
                           "insns_per_mac": insns / macs if macs else None,
@@ -348,8 +497,8 @@ def main():
             head += " est. cycles per token |"
         print(head)
         print("|---|---|---|" + ("---|" if cyc is not None else ""))
-        for name, (n, mix, extra) in sorted(g["kernels"].items(), key=lambda kv: -kv[1][0]):
-            c = cycles(mix, extra)
+        for name, (n, mix, extra, c55) in sorted(g["kernels"].items(), key=lambda kv: -kv[1][0]):
+            c = cycles(mix, extra, c55)
             summary[label]["kernels"][name] = {"insns_per_token": n / t,
                                                "cycles_per_token": c / t if c is not None else None,
                                                "mix": {k: v / t for k, v in mix.items()}}
@@ -388,6 +537,15 @@ def main():
             ok = ratio >= float(m[3])
             print(f"check {m[2]}/{m[1]}: {ratio:.2f}x the estimated cycles per token >= {m[3]}: "
                   f"{'ok' if ok else 'FAILED'}")
+            failed += [] if ok else [check]
+            continue
+        m = re.fullmatch(r"\s*(\S+)\[(.+)\]\s+insns/token\s*<=\s*([0-9.]+)\s*", check)
+        if m:
+            k = summary[m[1]]["kernels"].get(m[2])
+            n = k["insns_per_token"] if k else 0
+            ok = k is not None and n <= float(m[3])
+            print(f"check {m[1]}[{m[2]}]: {n:,.0f} instructions per token <= {m[3]}: "
+                  f"{'ok' if ok else 'FAILED' + ('' if k else ' (no such kernel)')}")
             failed += [] if ok else [check]
             continue
         sys.exit(f"bad --check {check!r}")
