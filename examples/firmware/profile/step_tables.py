@@ -89,6 +89,41 @@ def floors():
     return f
 
 
+# gpt_profile's two decoding models (tiny as above; mid: the 252k-parameter GPT) and its measured
+# positions 12..27: a token at position t attends to t + 1 keys (20.5 on average)
+DECODING = {"tiny": dict(N_V=64, L=2, H=2, d_e=32, d_attn=16, d_mlp=128),
+            "mid": dict(N_V=256, L=8, H=4, d_e=48, d_attn=12, d_mlp=192)}
+KEYS = sum(t + 1 for t in range(12, 28)) / 16
+
+
+def decoding_floors(c):
+    """Per token, the kernels of a decoding step that docs/kernels.md's per-kernel tables give no
+    floor: (kernel, elements, floor in instructions, how), with the floors of training_table."""
+    heads = c["L"] * c["H"]
+    macs = heads * c["d_attn"] * KEYS
+    n_ln = (2 * c["L"] + 1) * c["d_e"]
+    return [
+        # each cached key or value read once (VLDM of 16), one VFMA per multiply-add
+        ("attention Kᵀq", macs, macs * (1 + 1 / 16), "a VFMA per MAC, each cached key read once"),
+        ("attention V·α", macs, macs * (1 + 1 / 16), "a VFMA per MAC, each cached value read once"),
+        ("layer norm", n_ln, n_ln * (5 + 4 / 16) + (2 * c["L"] + 1) * 2, "5 FP ops an element"),
+        ("GELU", c["L"] * c["d_mlp"], c["L"] * c["d_mlp"] * (4 + 2 / 16), "4 FP ops an element"),
+        ("softmax", heads * KEYS, heads * KEYS * (5 + 2 / 16) + heads, "5 FP ops a score"),
+    ]
+
+
+def decoding_table(m4):
+    print("| model | kernel | elements or MACs per token | floor (instr./token) | float instr. | "
+          "× floor | int8 (q8a8) instr. | × floor |")
+    print("|---|---|---|---|---|---|---|---|")
+    for model, c in DECODING.items():
+        f, q = m4[f"{model}_float"]["kernels"], m4[f"{model}_q8a8"]["kernels"]
+        for k, n, floor, _ in decoding_floors(c):
+            a, b = f[k]["insns_per_token"], q[k]["insns_per_token"]
+            print(f"| {model} | {k} | {num(n, 1 if n != int(n) else 0)} | {num(floor)} | {num(a)} | "
+                  f"{a / floor:.1f} | {num(b)} | {b / floor:.1f} |")
+
+
 def num(x, digits=0):
     return f"{x:,.{digits}f}" if x is not None else "—"
 
@@ -184,6 +219,8 @@ def main():
     m4, m7, m55 = (load(p) for p in sys.argv[1:4])
     print("tiny's training step on 32 tokens, per kernel (SGD; Adam's optimiser below it):\n")
     training_table(m4, m7, m55)
+    print("\nThe decoding's other kernels against their floor (M4F, per token):\n")
+    decoding_table(m4)
     print("\nThe whole step:\n")
     whole_steps(m4, m7, m55)
     print("\nThe Cortex-M55's estimated cycles per token:\n")
