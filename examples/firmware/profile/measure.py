@@ -204,6 +204,29 @@ def m55_block_cycles(insns, pipes):
     return costs
 
 
+def m55_self_test():
+    """The M55 model against the sequences LLVM's Cortex-M55 model documents (ARMScheduleM55.td's
+    header: VLDR;VADD;VMUL;VSTR in 5 cycles, VLDR;VLDRB;VADD;VSTR in 6) and the pipes it assigns."""
+    pipes = {"vldrw.u32": "ls", "vldrwt.u32": "ls", "vstrb.8": "ls", "vfma.f32": "fp",
+             "vfmat.f32": "fp", "vmlava.s8": "fp", "vmladava.s8": "fp", "vmul.f32": "fp",
+             "vmul.i32": "fp", "vcvtn.s32.f32": "fp", "vmaxnmavt.f32": "fp", "vadd.i32": "int",
+             "vdup.32": "int", "vpsel": "int", "vmovn.i32": "int", "vctp.32": "sys", "vpst": "sys"}
+    bad = [(m, p, mve_pipe(m, "q0, q1, q2" if p != "sys" else "r0")) for m, p in pipes.items()
+           if mve_pipe(m, "q0, q1, q2" if p != "sys" else "r0") != p]
+    bad += [("vadd.f32 s0", None, mve_pipe("vadd.f32", "s0, s1, s2"))] \
+        if mve_pipe("vadd.f32", "s0, s1, s2") is not None else []
+    seqs = {5: ["ls", "int", "fp", "ls"], 6: ["ls", "ls", "int", "ls"]}
+    for want, seq in seqs.items():
+        insns = [(i, "mve_other", 0) for i in range(len(seq))]
+        got = sum(m55_block_cycles(insns, dict(enumerate(seq))))
+        if got != want:
+            bad.append((" ".join(seq), want, got))
+    for b in bad:
+        print(f"FAIL: {b[0]}: expected {b[1]}, the model gives {b[2]}")
+    print("m55 model:", "FAILED" if bad else "ok")
+    return not bad
+
+
 def weights_m55_markdown():
     rows = ["| instructions | Cortex-M55 cycles | source |", "|---|---|---|"]
     rows += [
@@ -403,6 +426,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--weights", action="store_true")
     ap.add_argument("--weights-m55", action="store_true")
+    ap.add_argument("--self-test", action="store_true", help="the M55 model's own check")
     ap.add_argument("--qemu")
     ap.add_argument("--machine")
     ap.add_argument("--plugin")
@@ -421,6 +445,8 @@ def main():
     if a.weights_m55:
         print(weights_m55_markdown())
         return
+    if a.self_test:
+        sys.exit(0 if m55_self_test() else 1)
     if a.core == "m55" and not a.objdump:
         a.objdump = re.sub(r"addr2line$", "objdump", a.addr2line)
 
