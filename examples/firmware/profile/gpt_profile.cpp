@@ -10,15 +10,18 @@
 // firmware engineer writes by hand (row-major copies of the same weights, the same flags). Every
 // decoded token is one profile region (profile.hpp), which measure.py turns into instructions per
 // token, per multiply-add and estimated cycles, per kernel. Then tiny takes two SGD and two Adam
-// training steps on 32 tokens (a region each: the backward products and the optimisers). The program checks that the plain C
-// logits equal typeformer's (1e-4 + 1e-4·|x|) and prints a few logits per step for run_qemu.py's
-// comparison with the host build.
+// training steps on 32 tokens (a region each: the backward products and the optimisers), and one
+// SGD step through plain_train.c (the hand-written training loops). The program checks that the
+// plain C logits equal typeformer's (1e-4 + 1e-4·|x|), and its loss and gradient typeformer's
+// (1e-4 + 1e-3·|g|), and prints a few logits per step for run_qemu.py's comparison with the host
+// build.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include "board/board.hpp"
 #include "profile/plain_gpt.h"
+#include "profile/plain_train.h"
 #include "profile/profile.hpp"
 #include "tiny.hpp"
 #include "tiny_trained.hpp"
@@ -241,6 +244,73 @@ bool train(const char* label, std::span<const tf::token> x, Update update) {
     return true;
 }
 
+// ---- the plain C training step (plain_train.c) beside typeformer's, on the same θ and tokens ----
+template <class V>
+const float* vec_of(const V& v) {  // a vector's entries appended to the arena
+    float* out = arena + arena_used;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        out[i] = v.data()[i];
+    arena_used += v.size();
+    return out;
+}
+
+// m in plain_train.h's flat layout, in the arena: its first entry
+float* flat_of(const gpt_tiny& m) {
+    float* start = arena + arena_used;
+    columns_of(m.embedding.W_e);
+    columns_of(m.positional.W_p);
+    for (const auto& p : m.layers) {
+        vec_of(p.ln1.gamma), vec_of(p.ln1.beta), rows_of(p.attn.W_q), vec_of(p.attn.b_q);
+        rows_of(p.attn.W_k), vec_of(p.attn.b_k), rows_of(p.attn.W_v), vec_of(p.attn.b_v);
+        rows_of(p.attn.W_o), vec_of(p.attn.b_o), vec_of(p.ln2.gamma), vec_of(p.ln2.beta);
+        rows_of(p.mlp.W_1), vec_of(p.mlp.b_1), rows_of(p.mlp.W_2), vec_of(p.mlp.b_2);
+    }
+    vec_of(m.ln_f.gamma), vec_of(m.ln_f.beta), rows_of(m.unembedding.W_u);
+    return start;
+}
+
+constexpr plain_dims tiny_dims{
+    firmware::tiny::N_V,   firmware::tiny::l_max, firmware::tiny::L,
+    firmware::tiny::H,     firmware::tiny::d_e,   firmware::tiny::d_attn,
+    firmware::tiny::d_mid, firmware::tiny::d_mlp, static_cast<float>(gpt_tiny::traits::eps)};
+// One SGD step of plain_train.c from tiny's trained θ (a region), checked against typeformer's
+// loss and gradient at the same θ (1e-4 + 1e-3·|g| per entry: the sums run in other orders).
+// Its θ, ∇ and scratch live in the arena, whose plain decoding copies are done with by then.
+bool train_plain(std::span<const tf::token> x) {
+    const int n = plain_train_params(&tiny_dims), l = static_cast<int>(x.size());
+    arena_used = 0;
+    if (n != static_cast<int>(tf::parameter_count<gpt_tiny>) ||
+        3 * n + plain_train_scratch(&tiny_dims, l) > static_cast<int>(std::size(arena)))
+        return false;
+    tf::copy_params(tiny_trained<gpt_tiny>, train_theta);
+    tf::zero(train_grads);
+    float loss = 0;
+    if (tf::try_loss_and_grad(train_theta, x, train_grads, train_ws, loss) != tf::status::ok)
+        return false;
+    const float* ref = flat_of(train_grads);
+    float* theta = flat_of(train_theta);
+    float *plain_grad = arena + arena_used, *plain_scratch = plain_grad + n;
+    int tokens[firmware::tiny::l_max];
+    for (int t = 0; t < l; ++t)
+        tokens[t] = static_cast<int>(x[t]);
+    profile::begin();
+    const float plain_loss =
+        plain_sgd_step(&tiny_dims, theta, plain_grad, tokens, l, 0.01f, plain_scratch);
+    profile::end("tiny_plain_c_sgd_step", x.size(), train_macs(x.size()));
+    float worst = 0;
+    bool ok = plain_loss - loss <= 1e-4f * loss && loss - plain_loss <= 1e-4f * loss;
+    for (int i = 0; i < n; ++i) {
+        const float d = plain_grad[i] > ref[i] ? plain_grad[i] - ref[i] : ref[i] - plain_grad[i];
+        const float a = ref[i] < 0 ? -ref[i] : ref[i];
+        ok = ok && d <= 1e-4f + 1e-3f * a;
+        worst = d > worst ? d : worst;
+    }
+    board::print("info plain_train_loss", plain_loss, "typeformer", loss);
+    board::print("info plain_train_max_abs_grad_diff", worst);
+    board::print("plain_train_equals_typeformer", ok ? 1u : 0u);
+    return ok;
+}
+
 }  // namespace
 
 int main() {
@@ -280,5 +350,6 @@ int main() {
         !train("tiny_adam_step", seq,
                [] { tf::adam_step(train_theta, train_grads, train_adam, {.lr = 1e-2}); }))
         return 1;
+    ok = train_plain(seq) && ok;
     return ok ? 0 : 1;
 }

@@ -293,9 +293,29 @@ BACKWARD_RENAMED = {"bias, residual": "bias gradients, residuals (backward)",
                     "GELU": "GELU, recomputed in the backward"}
 
 
+# plain_train.c's functions (gpt_profile's plain C training step), by priority: the first pattern
+# that any frame matches (pt_unembed before the pt_linear it calls, a backward before the expf or
+# memset it calls)
+PLAIN_TRAIN = [
+    (r"^pt_unembed_backward\b", "unembedding, backward"), (r"^pt_unembed\b", "unembedding"),
+    (r"^pt_gelu_backward\b", "GELU backward"), (r"^pt_layer_norm_backward\b", "layer norm backward"),
+    (r"^pt_attention_backward\b", "attention, backward (plain C: products and softmax)"),
+    (r"^pt_cross_entropy_backward\b", "cross-entropy"), (r"^pt_linear_backward\b", "products, backward"),
+    (r"^pt_sgd\b", "optimiser"), (r"^pt_embed_backward\b", "bias gradients, residuals (backward)"),
+    (r"^pt_embed\b", "embedding"), (r"^pt_gelu\b", "GELU"), (r"^pt_layer_norm\b", "layer norm"),
+    (r"^pt_attention\b", "attention (plain C: products and softmax)"),
+    (r"^pt_linear\b", "products (W_q, W_k, W_v, W_o, W_1, W_2)"),
+    (r"^memset$", "zeroing (backward)"), (r"^plain_sgd_step$", "residuals (plain C)"),
+]
+
+
 @functools.lru_cache(maxsize=None)
 def kernel_of(frames):
     """frames: function names, innermost first (a tuple)."""
+    if any(f.startswith(("pt_", "plain_sgd_step")) for f in frames):
+        for pat, plain in PLAIN_TRAIN:
+            if any(re.search(pat, f) for f in frames):
+                return plain
     name = forward_kernel_of(frames)
     if not any(BACKWARD_CONTEXT.search(f) for f in frames):
         return name

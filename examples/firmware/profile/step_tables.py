@@ -135,42 +135,46 @@ ORDER = ["products (W_q, W_k, W_v, W_o, W_1, W_2)", "attention Kᵀq", "attentio
 
 
 def training_table(m4, m7, m55):
+    """The step per kernel: typeformer's SGD step on the three cores, Adam's optimiser below it,
+    and plain_train.c's SGD step (the hand-written loops, M4F) beside them."""
     fl = floors()
     print("| kernel | M4F instr./step | M4F instr./token | multiply-adds (VFMA run) | instr./MAC | "
-          "floor (instr./step) | × floor | M4 est. cycles/token | M7 instr./token | "
-          "M7 est. cycles/token | M55 instr./token | M55 est. cycles/token |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "floor (instr./step) | × floor | plain C instr./token | M4 est. cycles/token | "
+          "M7 instr./token | M7 est. cycles/token | M55 instr./token | M55 est. cycles/token |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     sgd4, sgd7, sgd55 = (d["tiny_sgd_step"] for d in (m4, m7, m55))
     adam4, adam7, adam55 = (d["tiny_adam_step"] for d in (m4, m7, m55))
-    names = [k for k in ORDER if k in sgd4["kernels"]] + \
-        sorted((k for k in sgd4["kernels"] if k not in ORDER),
-               key=lambda k: -sgd4["kernels"][k]["insns_per_token"])
-    rows = [(k, k, sgd4, sgd7, sgd55) for k in names]
-    rows.insert(names.index("optimiser") + 1, ("optimiser", "optimiser (Adam)", adam4, adam7, adam55))
+    plain = m4.get("tiny_plain_c_sgd_step", {"kernels": {}})
+    both = set(sgd4["kernels"]) | set(plain["kernels"])
+    size = lambda k: -(sgd4["kernels"].get(k) or plain["kernels"][k])["insns_per_token"]
+    names = [k for k in ORDER if k in both] + sorted((k for k in both if k not in ORDER), key=size)
+    rows = [(k, k, sgd4, sgd7, sgd55, plain) for k in names]
+    rows.insert(names.index("optimiser") + 1,
+                ("optimiser", "optimiser (Adam)", adam4, adam7, adam55, {"kernels": {}}))
     total_floor = 0
-    for key, label, r4, r7, r55 in rows:
-        k4 = r4["kernels"][key]
-        k7 = r7["kernels"].get(key, {})
-        k55 = r55["kernels"].get(key, {})
-        per_step = k4["insns_per_token"] * LEN
+    for key, label, r4, r7, r55, rp in rows:
+        k4, k7, k55, kp = (r["kernels"].get(key, {}) for r in (r4, r7, r55, rp))
+        per_step = k4["insns_per_token"] * LEN if k4 else None
         name = "optimiser (SGD)" if label == "optimiser" else label
         macs, floor, _ = fl.get(name, (0, None, ""))
-        vfma = k4["mix"].get("vmac", 0) * LEN
+        vfma = k4.get("mix", {}).get("vmac", 0) * LEN
         mac_cell = f"{num(macs)} ({num(vfma)})" if macs else "—"
-        per_mac = f"{per_step / macs:.2f}" if macs else "—"
-        over = f"{per_step / floor:.1f}" if floor else "—"
+        per_mac = f"{per_step / macs:.2f}" if macs and per_step else "—"
+        over = f"{per_step / floor:.1f}" if floor and per_step else "—"
         if floor and label != "optimiser (Adam)":
             total_floor += floor
-        print(f"| {name} | {num(per_step)} | {num(k4['insns_per_token'])} | {mac_cell} | {per_mac} | "
-              f"{num(floor)} | {over} | {num(k4['cycles_per_token'])} | "
-              f"{num(k7.get('insns_per_token'))} | {num(k7.get('cycles_per_token'))} | {num(k55.get('insns_per_token'))} | "
+        print(f"| {name} | {num(per_step)} | {num(k4.get('insns_per_token'))} | {mac_cell} | "
+              f"{per_mac} | {num(floor)} | {over} | {num(kp.get('insns_per_token'))} | "
+              f"{num(k4.get('cycles_per_token'))} | {num(k7.get('insns_per_token'))} | "
+              f"{num(k7.get('cycles_per_token'))} | {num(k55.get('insns_per_token'))} | "
               f"{num(k55.get('cycles_per_token'))} |")
     macs = sgd4["macs_per_token"] * LEN
     step = sgd4["insns_per_token"] * LEN
     print(f"| **SGD step** | **{num(step)}** | **{num(sgd4['insns_per_token'])}** | {num(macs)} | "
           f"{step / macs:.2f} | {num(total_floor)} (the kernels with a floor) | "
-          f"{step / total_floor:.1f} | {num(sgd4['cycles_per_token'])} | "
-          f"{num(sgd7['insns_per_token'])} | {num(sgd7['cycles_per_token'])} | {num(sgd55['insns_per_token'])} | "
+          f"{step / total_floor:.1f} | **{num(plain.get('insns_per_token'))}** | "
+          f"{num(sgd4['cycles_per_token'])} | {num(sgd7['insns_per_token'])} | "
+          f"{num(sgd7['cycles_per_token'])} | {num(sgd55['insns_per_token'])} | "
           f"{num(sgd55['cycles_per_token'])} |")
 
 
