@@ -3,7 +3,8 @@
 // 258, and the logits have N_V = 64 rows.
 // Fix: targets from the model's own tokenizer (tokenize::for_model<Model>), or a model with N_V =
 // 259.
-// covers: cross_entropy(logits)
+// fourteen: 11 cross_entropy of targets of another vocabulary
+// covers: cross_entropy(logits targets)
 // expect: in::cross_entropy
 // first-error: tokens_of<typeformer::N_V<259>, logits_rows<typeformer::N_V<64>
 // max-lines: 9

@@ -2,6 +2,7 @@
 // Each pair's z and x say their vocabulary (N_V = 259); the seq2seq model's W_e has 32 columns.
 // This used to compile (the pairs were read as untyped ids) and train on whatever ids fit.
 // Fix: train a model with N_V = 259, or tokenize both sides for 32 entries.
+// fourteen: 7 EDTraining on a dataset of another vocabulary (compiled, trained with status ok)
 // covers: EDTraining(data model)
 // expect: in::Algorithm_11_EDTraining
 // first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<32>

@@ -2,6 +2,7 @@
 // export_header writes a model's parameters (float, double, or its int8 form q8<Model>); the
 // cache of keys and values belongs to a model, but it is decoding's working memory, not weights.
 // Fix: tf::io::export_header(model, ...), or tf::io::export_header(q8 model, ...) for int8.
+// fourteen: 14 export_header of what is not a model's weights (a q8 model, the trial's, now exports: tests/mcu/export)
 // covers: io::export_header(model)
 // expect: in::export_header
 // first-error: kv_cache_of<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // The trainable parts and the in-place step are Algorithm 13's, over a DTransformer; the
 // ETransformer's training (Algorithm 12, ETraining) trains every parameter.
 // Fix: ETraining over the ETransformer, or the parts of a DTransformer<float, tiny>.
+// fixed: gains_biases<ETransformer<float, tiny>> => gains_biases<DTransformer<float, tiny>>
 // covers: gains_biases(Model)
 // expect: in::gains_biases
 // first-error: model<typeformer::ETransformer<float, tiny> >, typeformer::needed<typeformer::DTransformer<float, tiny> >

@@ -2,6 +2,7 @@
 // init_lora draws each adapter's A and zeroes its B (ΔW = (α/r)·B·A starts at 0); gains and
 // biases are the model's own values, copied from the base by trainable_from.
 // Fix: trainable_from(base, part) for the gains and biases; init_lora for train_lora's adapters.
+// fixed: trainable<gpt, train_gains_biases> => trainable<gpt, train_lora<4>>
 // covers: init_lora(ad)
 // expect: in::init_lora
 // first-error: part_trains<typeformer::train_gains_biases>, typeformer::needed<typeformer::lora_part_of_model>

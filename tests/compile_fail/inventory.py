@@ -231,6 +231,12 @@ def is_typed(type_spelling, tparams, shaped):
     return m.group(1) in shaped or bool(direct & (set(tparams) - NOT_SHAPES))
 
 
+# A parameter of type value_of<X> (or type_identity_t of it) is a number of another argument's
+# element type, in a non-deduced context: any arithmetic value converts, so no call passes it
+# mis-shaped. The row says so, naming X.
+SCALAR_OF = re.compile(r"value_of<\s*(\w+)\s*>")
+
+
 # Template parameters by these names are scalars, generators, callbacks, masks or names: what
 # they stand for has no shape (and a wrong one is an ordinary C++ error at the call).
 NOT_SHAPES = {"T", "Scalar", "Eps", "Scale", "Gen", "F", "Observer", "OnToken", "Mask", "Name",
@@ -255,6 +261,8 @@ class Row:
         self.family = ""          # the template of its first parameter, for a block's function
         self.headers = set()      # where its accepted forms are
         self.fallback_params = collections.OrderedDict()  # a fallback's, for a row of no forms
+        self.fallback_names = {}  # position -> a fallback's name for it (an unnamed `#i` is that)
+        self.scalars = collections.OrderedDict()  # parameter -> why it has no shape of its own
 
     def typed(self):
         return bool(self.params)
@@ -307,6 +315,8 @@ def collect(tu):
             for i, p in enumerate(ch for ch in c.get_children() if ch.kind == K.PARM_DECL):
                 if "..." not in p.type.spelling and is_typed(p.type.spelling, tparams, shaped):
                     r.fallback_params.setdefault(p.spelling or f"#{i + 1}", set())
+                if p.spelling and "..." not in p.type.spelling:
+                    r.fallback_names.setdefault(i + 1, p.spelling)
             return r
         if r.forms == 0:
             r.header = header or header_of(c)  # where its first accepted form is
@@ -316,7 +326,10 @@ def collect(tu):
         spellings = []
         for i, p in enumerate(ch for ch in c.get_children() if ch.kind == K.PARM_DECL):
             spellings.append(p.type.spelling)
-            if is_typed(p.type.spelling, tparams, shaped):
+            scalar = SCALAR_OF.search(p.type.spelling)
+            if scalar:  # the element type of another argument: a number, no shape of its own
+                r.scalars.setdefault(p.spelling or f"#{i + 1}", scalar.group(1))
+            elif is_typed(p.type.spelling, tparams, shaped):
                 r.params.setdefault(p.spelling or f"#{i + 1}", set())
         # A model named only as a template argument (params_from<Model>(flat), signature_of<Model>())
         # is a typed parameter too: the user writes it, and can write the wrong one.
@@ -371,6 +384,16 @@ def collect(tu):
     for r in rows.values():  # (mat::operator=: the accepted form is the implicit copy)
         if not r.params:
             r.params = r.fallback_params
+        # An unnamed parameter of an accepted form (`const tied_unembedding<T, V, E>&`) is the
+        # one the fallback names at its position, when the fallback names it (p, pe_grads).
+        named = collections.OrderedDict()
+        for p, cs in r.params.items():
+            m = re.fullmatch(r"#(\d+)", p)
+            named.setdefault(r.fallback_names.get(int(m.group(1)), p) if m else p, set()).update(cs)
+        r.params = named
+        for p in list(r.scalars):
+            if p in r.params:  # typed in another form: a shape there, checked as such
+                del r.scalars[p]
     return rows
 
 
@@ -452,11 +475,15 @@ def page(rows):
     n_covered = sum(1 for r in typed for cs in r.params.values() if cs)
     n_cases = len({c for r in typed for cs in r.params.values() for c in cs})
     n_excused = sum(1 for r in typed if excuse(r.name)[0])
+    n_scalars = sum(len(r.scalars) for r in typed)
     out = [INTRO,
            f"{len(rows)} entry points in {len(by_header)} headers. {len(typed)} take typed "
            f"arguments: {len(typed) - n_excused} have a declared fallback and compile-fail cases "
            f"({n_cases} cases in all), {n_excused} are excused (the reason is in their row); "
-           f"{n_covered} of their {n_params} typed parameters are passed wrongly by a case.\n"]
+           f"{n_covered} of their {n_params} typed parameters are passed wrongly by a case. "
+           f"{n_scalars} further parameters are numbers of another argument's element type "
+           f"(`value_of<X>`, read from their declared type), which no call can pass mis-shaped; "
+           f"their rows say so.\n"]
     for header, rs in by_header.items():
         out.append(f"## [{header}](../include/typeformer/{header})\n")
         typed = [r for r in rs if r.typed()]
@@ -472,6 +499,9 @@ def page(rows):
                     f"`{p}`: " + (", ".join(f"[{c}](../tests/compile_fail/{c}.cpp)"
                                             for c in sorted(cs)) or "—")
                     for p, cs in r.params.items())
+                params += "".join(f"<br>`{p}`: a number, X's element type (`value_of<{x}>`): "
+                                  f"nothing to mis-shape" .replace("X's", f"{x}'s")
+                                  for p, x in r.scalars.items())
                 of = f" of `{r.family}`" if r.family else ""
                 also = sorted(r.headers - {r.header})
                 kind = r.kind + (" (also in " + ", ".join(also) + ")" if also else "")

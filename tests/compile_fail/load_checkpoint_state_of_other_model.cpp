@@ -2,6 +2,7 @@
 // A checkpoint holds the parameters and Adam's moments (m, v) of one model; a training_state of a
 // model with l_max = 128 has W_p's moments over 128 positions, the model here has 32.
 // Fix: a training_state<Model> of the model being loaded.
+// fourteen: 10 load_checkpoint with the state of another model
 // covers: io::load_checkpoint(st model)
 // expect: in::load_checkpoint
 // first-error: training_state_of<typeformer::DTransformer<float, long_context>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::l_max<128>, typeformer::l_max<32>

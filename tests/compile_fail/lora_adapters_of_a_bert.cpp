@@ -2,6 +2,7 @@
 // lora_adapters<Model, S> is what trainable<Model, train_lora<r>> names for a DTransformer: the
 // in-place step that trains them is Algorithm 13's.
 // Fix: ETraining over the ETransformer, or trainable<DTransformer<float, tiny>, train_lora<4>>.
+// fixed: lora_adapters<ETransformer<float, tiny>, train_lora<4>> => lora_adapters<DTransformer<float, tiny>, train_lora<4>>
 // covers: lora_adapters(Model)
 // expect: in::lora_adapters
 // first-error: model<typeformer::ETransformer<float, tiny> >, typeformer::needed<typeformer::DTransformer<float, tiny> >

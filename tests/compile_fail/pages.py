@@ -34,7 +34,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 DOCS = HERE.parent.parent / "docs"
 GALLERY = DOCS / "shape-errors.md"
 DIAGNOSTICS = DOCS / "diagnostics.md"
-DIRECTIVES = ("expect:", "first-error:", "max-lines:", "gallery:", "clang-", "covers:")
+DIRECTIVES = ("expect:", "first-error:", "max-lines:", "gallery:", "clang-", "covers:",
+              "fourteen:")
 
 INTRO = """\
 # Shape errors: a gallery
@@ -67,7 +68,7 @@ def parse_case(path):
         comment.append(lines[i][2:].strip())
         i += 1
     program = "\n".join(lines[i:]).strip("\n")
-    mistake, meaning, fix, gallery = "", [], [], None
+    mistake, meaning, fix, gallery, fourteen = "", [], [], None, None
     budgets = {}
     section = "meaning"
     for c in comment:
@@ -79,6 +80,9 @@ def parse_case(path):
             section = "fix"
         elif c.startswith("gallery:"):
             gallery = int(c.split(":", 1)[1])
+        elif c.startswith("fourteen:"):  # `fourteen: N the trial`: issue 28's trial mistake N
+            n, trial = c.split(":", 1)[1].strip().split(" ", 1)
+            fourteen = (int(n), trial.strip())
         elif c.startswith(("max-lines:", "clang-max-lines:")):
             key, value = c.split(":", 1)
             budgets[key] = int(value)
@@ -97,6 +101,7 @@ def parse_case(path):
         "meaning": " ".join(meaning),
         "fix": " ".join(fix),
         "gallery": gallery,
+        "fourteen": fourteen,
         "budget": budgets.get("max-lines"),
         "clang_budget": budgets.get("clang-max-lines", 20),
     }
@@ -173,6 +178,25 @@ def table(all_cases, gcc_logs, clang_logs, gcc_name, clang_name):
     return "\n".join(rows)
 
 
+def fourteen(all_cases, gcc_logs, clang_logs, gcc_name, clang_name):
+    """Issue 28's fourteen trial mistakes: each case marked `// fourteen: N trial`, by N; every N
+    from 1 to 14 must have one (CTest label `fourteen` runs just these)."""
+    marked = sorted((c for c in all_cases if c["fourteen"]), key=lambda c: (c["fourteen"][0], c["name"]))
+    missing = sorted(set(range(1, 15)) - {c["fourteen"][0] for c in marked})
+    if missing or any(not 1 <= c["fourteen"][0] <= 14 for c in marked):
+        sys.exit(f"pages.py: issue 28's trial mistakes {missing} have no case marked "
+                 f"`// fourteen: N ...` (or a mark is outside 1–14)")
+    rows = [f"| # | the trial | case | {gcc_name} lines | {clang_name} lines | first error line ({gcc_name}) |",
+            "|---:|---|---|---:|---:|---|"]
+    for c in marked:
+        gcc, clang = read_log(gcc_logs, c["name"]), read_log(clang_logs, c["name"])
+        n, trial = c["fourteen"]
+        first = first_error(gcc).replace("|", "\\|")
+        rows.append(f"| {n} | {trial} | [{c['name']}](../tests/compile_fail/{c['name']}.cpp) "
+                    f"| {len(gcc.splitlines())} | {len(clang.splitlines())} | `{first}` |")
+    return "\n".join(rows)
+
+
 def numbered(log):
     return "```text\n" + "".join(f"{i:6d}\t{l}\n" for i, l in enumerate(log.splitlines(), 1)) + "```"
 
@@ -187,6 +211,9 @@ def diagnostics(text, all_cases, gcc_logs, clang_logs, gcc_name, clang_name):
         out.append(line)
         if line == "<!-- pages.py:table -->":
             out.append(table(all_cases, gcc_logs, clang_logs, gcc_name, clang_name))
+            skipping = True
+        elif line == "<!-- pages.py:fourteen -->":
+            out.append(fourteen(all_cases, gcc_logs, clang_logs, gcc_name, clang_name))
             skipping = True
         elif m := re.fullmatch(r"<!-- pages\.py:example (\w+) (gcc|clang) -->", line):
             out.append(numbered(read_log(gcc_logs if m.group(2) == "gcc" else clang_logs,

@@ -4,6 +4,8 @@
 // place. The flat array carries no signature, so its length is what the check can compare.
 // Fix: the model the scalars were written from, or export it again (its header checks every
 // dimension by name: exported_weights_of_other_heads).
+// fourteen: 8 params_from across configurations (a flat array: its count; a header: every dimension, as 4)
+// fixed: long_context_scalars[31616] => long_context_scalars[30592]
 // covers: params_from(Model)
 // expect: in::params_from
 // first-error: model<typeformer::DTransformer<float, tiny> >, typeformer::flat_scalars<31616>, typeformer::model_scalars<30592>

@@ -3,6 +3,7 @@
 // (256 bytes and the 3 special tokens), not 256; this call used to compile and write 259 floats
 // into 256 (a heap overflow under -DNDEBUG).
 // Fix: a vec<float, N_V<259>> (the model's traits::N_V).
+// fourteen: 6 probabilities(cache, P) with P over another vocabulary (compiled, then overflowed)
 // covers: probabilities(P c)
 // expect: in::probabilities
 // first-error: P_rows<typeformer::N_V<256>, logits_rows<typeformer::N_V<259>

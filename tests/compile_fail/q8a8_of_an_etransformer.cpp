@@ -2,6 +2,7 @@
 // q8a8<Model> (quantized<Model, int8_activations<per_token>>) exists for DTransformer<float, cfg>
 // only: its decoding kernels (kv_cache, DInference) are Algorithm 10's.
 // Fix: q8a8<DTransformer<float, cfg>>, or keep the ETransformer in float.
+// fixed: tf::ETransformer<float, small> => tf::DTransformer<float, small>
 // covers: q8a8(Model)
 // expect: in::q8
 // first-error: model<typeformer::ETransformer<float, small>, needed<typeformer::DTransformer<float, small>

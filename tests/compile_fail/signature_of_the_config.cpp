@@ -3,6 +3,7 @@
 // DTransformer, ETransformer or EDTransformer type; the config alone names neither the
 // architecture nor the scalar type.
 // Fix: io::signature_of<typeformer::DTransformer<float, tiny>>().
+// fixed: io::signature_of<tiny>() => io::signature_of<typeformer::DTransformer<float, tiny>>()
 // covers: io::signature_of(Model)
 // expect: in::signature_of
 // first-error: model<tiny>, typeformer::needed<typeformer::signed_architecture>

@@ -2,6 +2,7 @@
 // Each model keeps its own keys and values per layer: the draft (L = 1) has one layer's K, V, the
 // target two.
 // Fix: one kv_cache per model; verify the draft's tokens with the target's own cache.
+// fourteen: 1 speculative decoding with the draft's KV cache
 // covers: try_append(c m)
 // expect: in::try_append
 // first-error: kv_cache_of<typeformer::DTransformer<float, draft>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::L<1>, typeformer::L<2>

@@ -3,6 +3,7 @@
 // double. q8<Model> is for inference; its int8 weights have no gradient here.
 // Fix: trainable<DTransformer<float, tiny>, train_lora<4>> over the float model, then
 // apply_trainable and quantize.
+// fixed: trainable<q8<DTransformer<float, tiny>>, train_lora<4>> => trainable<DTransformer<float, tiny>, train_lora<4>>
 // covers: trainable(Model)
 // expect: in::trainable
 // first-error: q8_of<typeformer::DTransformer<float, tiny> >, typeformer::needed<typeformer::DTransformer<float, tiny> >

@@ -115,6 +115,15 @@ template <class T, class cfg, partial_trainable<DTransformer<T, cfg>> Tr, class 
 
 }  // namespace typed
 
+namespace detail {
+template <class Model, class S, class Memory, std::size_t Threads>
+struct belongs_to<step_training_state<Model, S, Memory, Threads>> {
+    using model = Model;
+    template <class M>
+    using role = training_state_of<M>;
+};
+}  // namespace detail
+
 // ---- a call of no form above: one error naming both models, or both vocabularies ----
 
 namespace detail {
@@ -131,5 +140,20 @@ auto DTraining(Model& model, const Data& data, const training_options& opt, A&&.
     -> decltype(detail::shape_error_of<in::Algorithm_13_DTraining>(
         detail::first_error(detail::check_architecture<DTransformer, Model>(),
                             detail::model_call_error<Model, const Data&, A...>())));
+// Fine-tuning, DTraining(base, tr, data, opt, st): a part or a state of another model, or a
+// dataset of another vocabulary (the form above cannot take a part for its dataset).
+namespace detail {
+template <class Model, class Part>
+concept fine_tuning_call = architecture<Model> && is_trainable_part<std::remove_const_t<Part>>;
+}  // namespace detail
+template <class Model, class Part, class Data, class... A>
+    requires(
+        detail::fine_tuning_call<Model, Part> &&
+        !detail::DTraining_accepts<const Model&, Part&, const Data&, const training_options&, A...>)
+auto DTraining(const Model& base, Part& tr, const Data& data, const training_options& opt,
+               A&&... args)
+    -> decltype(detail::shape_error_of<in::Algorithm_13_DTraining>(
+        detail::first_error(detail::check_architecture<DTransformer, Model>(),
+                            detail::model_call_error<Model, Part&, const Data&, A...>())));
 
 }  // namespace typeformer

@@ -1,0 +1,28 @@
+// Mistake: a decoder layer's gradients accumulated into a wider model's layer.
+// The gradients have the layer's shapes (d_e = 16).
+// Fix: grads of the layer's own type.
+// fixed: tf::decoder_layer<float, wider>& g => layer& g
+// covers: backward[decoder_layer](g)
+// expect: in::decoder_layer_backward
+// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::decoder_layer<float, translator>::activations<typeformer::l_x<8>, typeformer::l_z<8>, typeformer::workspace_kind::training, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::decoder_layer<float, wider, typeformer::decoder_layer<float, translator>::scratch<typeformer::l_x<8>, typeformer::l_z<8
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
+
+struct translator {  // Algorithm 8: l_x and l_z both hold 8 tokens
+    static constexpr std::size_t N_V = 32, l_max = 8, L = 1, H = 2, d_e = 16, d_mlp = 32,
+                                 d_attn = 8, d_mid = 8;
+};
+struct wider {  // the same seq2seq model with a wider stream
+    static constexpr std::size_t N_V = 32, l_max = 8, L = 1, H = 2, d_e = 32, d_mlp = 32,
+                                 d_attn = 8, d_mid = 8;
+};
+namespace tf = typeformer;
+
+using layer = tf::decoder_layer<float, translator>;
+using X_t = tf::mat<float, tf::d_e<16>, tf::l_x<8>>;
+using Z_t = tf::mat<float, tf::d_e<16>, tf::l_z<8>>;
+
+ void run(const layer& p, const X_t& X, const Z_t& Z, const layer::activations<tf::l_x<8>, tf::l_z<8>>& a, X_t& dX, Z_t& dZ, tf::decoder_layer<float, wider>& g, layer::scratch<tf::l_x<8>, tf::l_z<8>>& s) {
+     backward(p, X.view(), Z.view(), a, dX.view(), dZ.view(), g, s);  // error here
+ }

@@ -1,0 +1,25 @@
+// Mistake: encoding a byte-level context (N_V = 259) with a seq2seq model of 32 tokens.
+// Algorithm 8's lines 1–8 embed z with W_e (d_e, N_V = 32); byte-level ids go up to 258.
+// Fix: tokenize z with tokenize::for_model<Model>.
+// fixed: tf::tokenize::byte_level::encode("bonjour") => tf::tokenize::tokens<tf::N_V<32>>::checked(std::vector<tf::token>{1, 2, 3})
+// covers: encode(z)
+// expect: in::encode
+// first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<32>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
+
+#include <typeformer/tokenize/byte.hpp>
+
+struct translator {  // Algorithm 8: l_x and l_z both hold 8 tokens
+    static constexpr std::size_t N_V = 32, l_max = 8, L = 1, H = 2, d_e = 16, d_mlp = 32,
+                                 d_attn = 8, d_mid = 8;
+};
+namespace tf = typeformer;
+
+void start(const tf::EDTransformer<float, translator>& model,
+           tf::inference_workspace<tf::EDTransformer<float, translator>>& ws) {
+    const auto z = tf::tokenize::byte_level::encode("bonjour");  // tokens<N_V<259>>
+    auto Z = tf::encode(model, z, ws);  // error here
+    (void)Z;
+}

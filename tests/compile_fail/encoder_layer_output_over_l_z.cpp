@@ -1,0 +1,23 @@
+// Mistake: a BERT layer's output written into a stream over l_z.
+// An encoder layer maps X (d_e, ℓ) to X (d_e, ℓ).
+// Fix: X_out (d_e, l_x).
+// fixed: tf::mat<float, tf::d_e<32>, tf::l_z<8>>& X_out => X_t& X_out
+// covers: forward[encoder_layer](X_out)
+// expect: in::encoder_layer
+// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_z<8, typeformer::encoder_layer<float, tiny, typeformer::nn::gelu>::activations<typeformer::l_x<8>, typeformer::workspace_kind::training, float
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
+
+struct tiny {  // DESIGN.md's "tiny" GPT
+    static constexpr std::size_t N_V = 64, l_max = 32, L = 2, H = 2, d_e = 32, d_mlp = 128,
+                                 d_attn = 16, d_mid = 16;
+};
+namespace tf = typeformer;
+
+using layer = tf::encoder_layer<float, tiny, tf::nn::gelu>;
+using X_t = tf::mat<float, tf::d_e<32>, tf::l_x<8>>;
+
+ void run(const layer& p, const X_t& X, tf::mat<float, tf::d_e<32>, tf::l_z<8>>& X_out, layer::activations<tf::l_x<8>>& a) {
+     forward(p, X.view(), X_out.view(), a, 1e-5f);  // error here
+ }

@@ -1,0 +1,24 @@
+// Mistake: a GPT layer run with the activations buffer sized for l_z.
+// The activations keep every intermediate of the layer (norms, Q, K, V, scores, the MLP's hidden)
+// per position of X.
+// Fix: layer::activations<l_x<8>>.
+// fixed: layer::activations<tf::l_z<8>>& a => layer::activations<tf::l_x<8>>& a
+// covers: forward[gpt_layer](a)
+// expect: in::gpt_layer
+// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::gpt_layer<float, tiny>::activations<typeformer::l_z<8>, typeformer::workspace_kind::training, float
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
+
+struct tiny {  // DESIGN.md's "tiny" GPT
+    static constexpr std::size_t N_V = 64, l_max = 32, L = 2, H = 2, d_e = 32, d_mlp = 128,
+                                 d_attn = 16, d_mid = 16;
+};
+namespace tf = typeformer;
+
+using layer = tf::gpt_layer<float, tiny>;
+using X_t = tf::mat<float, tf::d_e<32>, tf::l_x<8>>;
+
+ void run(const layer& p, const X_t& X, X_t& X_out, layer::activations<tf::l_z<8>>& a) {
+     forward(p, X.view(), X_out.view(), a, 1e-5f);  // error here
+ }

@@ -1,0 +1,27 @@
+// Mistake: a GPT layer's input gradient written into a stream over l_z.
+// ∂loss/∂X has X's shape (d_e, l_x).
+// Fix: dX (d_e, l_x).
+// fixed: tf::mat<float, tf::d_e<32>, tf::l_z<8>>& dX => X_t& dX
+// covers: backward[gpt_layer](dX)
+// expect: in::gpt_layer_backward
+// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::gpt_layer<float, tiny>::activations<typeformer::l_x<8>, typeformer::workspace_kind::training, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_z<8, typeformer::gpt_layer<float, tiny, typeformer::gpt_layer<float, tiny>::scratch<typeformer::l_x<8
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
+
+struct tiny {  // DESIGN.md's "tiny" GPT
+    static constexpr std::size_t N_V = 64, l_max = 32, L = 2, H = 2, d_e = 32, d_mlp = 128,
+                                 d_attn = 16, d_mid = 16;
+};
+struct wide {  // the same GPT with a wider stream
+    static constexpr std::size_t N_V = 64, l_max = 32, L = 2, H = 2, d_e = 64, d_mlp = 128,
+                                 d_attn = 16, d_mid = 16;
+};
+namespace tf = typeformer;
+
+using layer = tf::gpt_layer<float, tiny>;
+using X_t = tf::mat<float, tf::d_e<32>, tf::l_x<8>>;
+
+ void run(const layer& p, const X_t& X, const layer::activations<tf::l_x<8>>& a, tf::mat<float, tf::d_e<32>, tf::l_z<8>>& dX, layer& g, layer::scratch<tf::l_x<8>>& s) {
+     backward(p, X.view(), a, dX.view(), g, s);  // error here
+ }

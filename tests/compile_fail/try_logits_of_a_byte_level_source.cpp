@@ -1,0 +1,25 @@
+// Mistake: the checked seq2seq logits of a byte-level context (N_V = 259) for a model of 32 tokens.
+// try_logits checks an untyped z at run time; a typed one of another vocabulary is a type error: z
+// is embedded with the model's W_e (d_e, N_V = 32).
+// Fix: tokenize z with tokenize::for_model<Model>.
+// fixed: tf::tokenize::byte_level::encode("bonjour") => tf::tokenize::tokens<tf::N_V<32>>::checked(std::vector<tf::token>{1, 2, 3})
+// covers: try_logits(z)
+// expect: in::try_logits
+// first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<32>
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
+
+#include <typeformer/tokenize/byte.hpp>
+
+struct translator {  // Algorithm 8: l_x and l_z both hold 8 tokens
+    static constexpr std::size_t N_V = 32, l_max = 8, L = 1, H = 2, d_e = 16, d_mlp = 32,
+                                 d_attn = 8, d_mid = 8;
+};
+namespace tf = typeformer;
+
+tf::status score(const tf::EDTransformer<float, translator>& model, std::span<const tf::token> x,
+                 tf::inference_workspace<tf::EDTransformer<float, translator>>& ws) {
+    const auto z = tf::tokenize::byte_level::encode("bonjour");  // tokens<N_V<259>>
+    return tf::try_logits(model, z, x, ws);  // error here
+}

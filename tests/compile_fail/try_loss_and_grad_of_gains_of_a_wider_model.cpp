@@ -1,0 +1,27 @@
+// Mistake: the checked loss and gradient of the trainable gains and biases of a wider model over the tiny base.
+// trainable<Model, S> holds Model's γ, β and biases: these have d_e = 64 entries, the base's
+// layers 32.
+// Fix: trainable<DTransformer<float, tiny>, train_gains_biases>, taken from this base with
+// trainable_from.
+// fixed: float, wide> => float, tiny>
+// covers: try_loss_and_grad(tr)
+// expect: in::try_loss_and_grad
+// first-error: typeformer::part_of<typeformer::DTransformer<float, wide, typeformer::model<typeformer::DTransformer<float, tiny, typeformer::first_difference<typeformer::d_e<64>, typeformer::d_e<32
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
+
+struct tiny {  // DESIGN.md's "tiny" GPT
+    static constexpr std::size_t N_V = 64, l_max = 32, L = 2, H = 2, d_e = 32, d_mlp = 128,
+                                 d_attn = 16, d_mid = 16;
+};
+struct wide {  // the same GPT with a wider stream
+    static constexpr std::size_t N_V = 64, l_max = 32, L = 2, H = 2, d_e = 64, d_mlp = 128,
+                                 d_attn = 16, d_mid = 16;
+};
+namespace tf = typeformer;
+
+tf::status fine_tune(const tf::DTransformer<float, tiny>& base, const tf::trainable<tf::DTransformer<float, wide>, tf::train_gains_biases>& tr, std::span<const tf::token> x, tf::trainable<tf::DTransformer<float, wide>, tf::train_gains_biases>& grads,
+                tf::step_workspace<tf::DTransformer<float, tiny>, tf::train_gains_biases>& ws, float& l) {
+    return tf::try_loss_and_grad(base, tr, x, grads, ws, l);  // error here
+}
