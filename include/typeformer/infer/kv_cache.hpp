@@ -664,6 +664,13 @@ template <class X>
     requires(!detail::is_kv_cache<X> && requires { typename detail::belongs_to<X>::model; })
 auto reset(X& x) noexcept
     -> decltype(detail::shape_error_of<in::reset>(detail::reset_error<std::remove_const_t<X>>()));
+// logits(x) of something else of a model's (a workspace, the model): the cache it needs.
+template <class X>
+    requires(!detail::is_kv_cache<std::remove_const_t<X>> &&
+             !detail::architecture<std::remove_const_t<X>> &&
+             requires { typename detail::belongs_to<std::remove_const_t<X>>::model; })
+auto logits(X& x) noexcept
+    -> decltype(detail::shape_error_of<in::logits>(detail::reset_error<std::remove_const_t<X>>()));
 template <class Model, class Storage, class PV>
     requires(!probabilities_operand<PV, kv_cache<Model, Storage>>)
 auto probabilities(const kv_cache<Model, Storage>& c, PV&& P) noexcept

@@ -313,6 +313,16 @@ constexpr auto quantize_error() {
 }
 }  // namespace detail
 TYPEFORMER_MODEL_FALLBACK(quantize, in::quantize, detail::quantize_error<Model, A...>());
-TYPEFORMER_MODEL_FALLBACK(dequantize, in::dequantize, detail::model_call_error<Model, A...>());
+namespace detail {
+// dequantize(q, m): m the float model q was quantized from; the error names q's model against m.
+template <class Q, class... A>
+constexpr auto dequantize_error() {
+    if constexpr (sizeof...(A) == 1 && (architecture<bare_t<A>> && ...))
+        return model_call_error<bare_t<A>..., Q>();
+    else
+        return model_call_error<Q, A...>();
+}
+}  // namespace detail
+TYPEFORMER_MODEL_FALLBACK(dequantize, in::dequantize, detail::dequantize_error<Model, A...>());
 
 }  // namespace typeformer

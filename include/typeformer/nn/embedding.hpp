@@ -351,12 +351,22 @@ constexpr auto embed_error() {
     if constexpr (sizeof...(A) < 2) {
         return what<arguments<bare_t<A>...>>{};
     } else if constexpr (is_positional<arg_t<0, A...>>) {
-        if constexpr (sizeof...(A) < 3)
+        if constexpr (sizeof...(A) < 3) {
             return what<arguments<bare_t<A>...>>{};
-        else
+        } else {
+            // backward: te_grads and pe_grads (args 3, 4) have the types of te and pe; checked
+            // before x and dX, whose check answers arguments<x, dX> when they are right
+            auto grads = [] {
+                if constexpr (!Write && sizeof...(A) >= 5)
+                    return first_error(check_grads<arg_t<3, A...>, token_embedding<T, E, V>>(),
+                                       check_grads<arg_t<4, A...>, bare_t<arg_t<0, A...>>>());
+                else
+                    return what<>{};
+            };
             return or_arguments<A...>(first_error(
-                check_positional<T, E, arg_t<0, A...>>(),
+                check_positional<T, E, arg_t<0, A...>>(), grads(),
                 embed_error<T, E, V, RoleOut, Write, arg_ref_t<1, A...>, arg_ref_t<2, A...>>()));
+        }
     } else {
         using X = arg_ref_t<1, A...>;
         constexpr bool tokens = std::is_convertible_v<arg_ref_t<0, A...>, std::span<const token>>;
@@ -366,10 +376,16 @@ constexpr auto embed_error() {
             else
                 return what<>{};
         };
+        auto grads = [] {  // backward: te_grads (arg 2) has te's type
+            if constexpr (!Write && sizeof...(A) >= 3)
+                return check_grads<arg_t<2, A...>, token_embedding<T, E, V>>();
+            else
+                return what<>{};
+        };
         return or_arguments<A...>(
             first_error(std::conditional_t<tokens, what<>, what<arguments<bare_t<A>...>>>{},
                         check_matrix<RoleOut, X>(), check_rows<RoleOut, X, E, W_e_rows<E>>(),
-                        check_scalar<RoleOut, X, T, W_e_scalar<T>>(), write()));
+                        check_scalar<RoleOut, X, T, W_e_scalar<T>>(), write(), grads()));
     }
 }
 

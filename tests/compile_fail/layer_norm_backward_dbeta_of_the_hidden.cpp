@@ -1,0 +1,18 @@
+// Mistake: layer_norm's ∂β written into the MLP's bias gradient (d_mlp).
+// ∂β has β's d_e entries.
+// Fix: dbeta (d_e).
+// fixed: vec<float, d_mlp<128>>& dbeta => vec<float, d_e<32>>& dbeta
+// covers: layer_norm_backward(dbeta)
+// expect: in::layer_norm_kernel_backward
+// first-error: typeformer::dbeta_rows<typeformer::d_mlp<128, typeformer::gamma_rows<typeformer::d_e<32
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
+
+namespace tf = typeformer;
+
+using namespace typeformer;
+
+ void f(const mat<float, d_e<32>, l_x<8>>& dY, const mat<float, d_e<32>, l_x<8>>& X, const vec<float, d_e<32>>& gamma, const vec<float, l_x<8>>& mean, const vec<float, l_x<8>>& rstd, mat<float, d_e<32>, l_x<8>>& dX, vec<float, d_e<32>>& dgamma, vec<float, d_mlp<128>>& dbeta) {
+     layer_norm_backward(dY, X, gamma, mean, rstd, dX, dgamma, dbeta);  // error here
+ }

@@ -1,0 +1,18 @@
+// Mistake: layer_norm's ∂γ written into a vector per column (l_x).
+// ∂γ has γ's d_e entries (summed over positions).
+// Fix: dgamma (d_e).
+// fixed: vec<float, l_x<8>>& dgamma => vec<float, d_e<32>>& dgamma
+// covers: layer_norm_backward(dgamma)
+// expect: in::layer_norm_kernel_backward
+// first-error: typeformer::dgamma_rows<typeformer::l_x<8, typeformer::gamma_rows<typeformer::d_e<32
+// max-lines: 9
+// clang-max-lines: 7
+#include <typeformer/typeformer.hpp>
+
+namespace tf = typeformer;
+
+using namespace typeformer;
+
+ void f(const mat<float, d_e<32>, l_x<8>>& dY, const mat<float, d_e<32>, l_x<8>>& X, const vec<float, d_e<32>>& gamma, const vec<float, l_x<8>>& mean, const vec<float, l_x<8>>& rstd, mat<float, d_e<32>, l_x<8>>& dX, vec<float, l_x<8>>& dgamma, vec<float, d_e<32>>& dbeta) {
+     layer_norm_backward(dY, X, gamma, mean, rstd, dX, dgamma, dbeta);  // error here
+ }
