@@ -147,6 +147,8 @@ struct grad_norm;
 struct scale_params;
 struct clip_grad_norm;
 struct check_input;
+struct token_span;    // a typed view of ids (token.hpp)
+struct input_tokens;  // a model's functions' sequence (token.hpp)
 struct training_state;
 struct reset;
 struct try_loss_and_grad_targets;

@@ -41,6 +41,19 @@ template <class X>
 concept typed_token_sequence =
     names_vocabulary<X> && std::is_convertible_v<std::remove_cvref_t<X>, std::span<const token>>;
 
+// shape_error.hpp's names that token_span's error uses (declared here too: token.hpp is below the
+// umbrella's first include, shape_error.hpp, and includes nothing of the library but config.hpp)
+template <class Where, class... What>
+struct shape_error;
+namespace in {
+struct token_span;
+struct input_tokens;
+}  // namespace in
+template <class Vocabulary>
+struct tokens_of;
+template <class... What>
+struct needed;
+
 // A typed view of ids: made from untyped ids once, at a boundary, where each id is checked < |V|.
 template <class V>
 struct token_span : std::span<const token> {
@@ -56,6 +69,15 @@ struct token_span : std::span<const token> {
         requires(std::is_same_v<typename std::remove_cvref_t<R>::vocabulary, V> &&
                  !std::is_same_v<std::remove_cvref_t<R>, token_span>)
     constexpr token_span(const R& r) noexcept : std::span<const token>(r) {}
+    // A typed sequence of another vocabulary: its ids index another table, so it is no view of
+    // V's ids (the explicit constructor above would take it as untyped ids and check them only
+    // at run time). Its error names both vocabularies.
+    template <typed_token_sequence R>
+        requires(!std::is_same_v<typename std::remove_cvref_t<R>::vocabulary, V>)
+    explicit token_span([[maybe_unused]] const R& r) noexcept {
+        using given = tokens_of<typename std::remove_cvref_t<R>::vocabulary>;
+        static_assert(sizeof(shape_error<in::token_span, given, needed<tokens_of<V>>>) > 0);
+    }
 };
 
 // What a model's function takes as a sequence over the vocabulary V: an untyped sequence, or a
@@ -71,6 +93,14 @@ struct input_tokens : std::span<const token> {
     template <typed_token_sequence R>
         requires std::is_same_v<typename std::remove_cvref_t<R>::vocabulary, V>
     constexpr input_tokens(const R& ids) noexcept : std::span<const token>(ids) {}
+    // Named directly, input_tokens<V>(x) of another vocabulary: explicit, so a call that converts
+    // (f(model, x) of a model's function) still falls through to the function's own error.
+    template <typed_token_sequence R>
+        requires(!std::is_same_v<typename std::remove_cvref_t<R>::vocabulary, V>)
+    explicit input_tokens([[maybe_unused]] const R& ids) noexcept {
+        using given = tokens_of<typename std::remove_cvref_t<R>::vocabulary>;
+        static_assert(sizeof(shape_error<in::input_tokens, given, needed<tokens_of<V>>>) > 0);
+    }
 };
 
 }  // namespace typeformer

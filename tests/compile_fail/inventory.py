@@ -60,16 +60,17 @@ EXCUSED = {
     "as_view": ("fallback", "returns the view of any tensor or view and passes anything else "
                             "through unchanged (transpose tags): it accepts every argument, so no "
                             "call is mis-shaped; what it returns is checked where it is used"),
-    "token_span::token_span<V>": ("fallback", "a conversion at a boundary: from untyped ids it "
-                                              "checks each id < N_V at run time; a typed sequence "
-                                              "of another vocabulary compiles through that "
-                                              "constructor too and is checked only then: open"),
-    "input_tokens::input_tokens<V>": ("fallback", "a conversion: a function that takes "
-                                                  "tokens_for<Model> reports tokens_of / model_N_V "
-                                                  "(every such entry point has its case); naming "
-                                                  "input_tokens<V> of another vocabulary directly "
-                                                  "is 'no matching constructor' (44 lines GCC, 23 "
-                                                  "Clang): open"),
+    "token_span::token_span<V>": ("fallback", "a conversion at a boundary, with no declared-only "
+                                              "form: from untyped ids it checks each id < N_V at "
+                                              "run time, and a typed sequence of another "
+                                              "vocabulary stops at its own constructor's "
+                                              "shape_error<in::token_span, ...>"),
+    "input_tokens::input_tokens<V>": ("fallback", "a conversion with no declared-only form: a "
+                                                  "function that takes tokens_for<Model> reports "
+                                                  "tokens_of / model_N_V (each has its case), and "
+                                                  "input_tokens<V> of another vocabulary named "
+                                                  "directly stops at its explicit constructor's "
+                                                  "shape_error<in::input_tokens, ...>"),
     "kernels::backend::": ("fallback", "the untyped layer: raw pointers and sizes, forwarded to "
                                        "kernels::scalar or kernels::simd; the typed kernels above "
                                        "it check shapes and are what users call"),
