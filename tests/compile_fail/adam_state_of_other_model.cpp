@@ -2,6 +2,7 @@
 // adam_state<Model> holds m and v of the model's type; this one was made for a model with a longer
 // context (l_max).
 // Fix: adam_state<DTransformer<float, tiny>>.
+// fixed: adam_state<DTransformer<float, long_context>> => adam_state<DTransformer<float, tiny>>
 // covers: adam_step(state model)
 // expect: in::adam_step
 // first-error: adam_state_of<typeformer::DTransformer<float, long_context>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::l_max<128>, typeformer::l_max<32>

@@ -2,6 +2,7 @@
 // adam_state<P> holds m and v of P's type: Adam's state exists only for what trains, so the state
 // of one trainable part cannot serve another.
 // Fix: adam_state<trainable<DTransformer<float, tiny>, train_lora<4>>>.
+// fixed: adam_state<trainable<gpt, train_gains_biases>> => adam_state<adapters>
 // covers: adam_step(state)
 // expect: in::adam_step
 // first-error: adam_state_of<typeformer::gains_biases<typeformer::DTransformer<float, tiny> >, model<typeformer::lora_adapters<

@@ -2,6 +2,7 @@
 // b_v is added to V (line 3 of Algorithm 4), so db_v = Σ_t dV[:, t] over the values' d_mid rows;
 // dQ has d_attn rows (16 here, as d_mid is).
 // Fix: add_bias_grad(dV, db_v), and add_bias_grad(dQ, db_q).
+// fixed: vec<float, d_mid<16>>& db_v => vec<float, d_attn<16>>& db_v
 // covers: add_bias_grad(db dy)
 // expect: in::add_bias_grad
 // first-error: db_rows<typeformer::d_mid<16>, dY_rows<typeformer::d_attn<16>

@@ -3,6 +3,7 @@
 // embedding's coordinates, and line 11's X holds the d_f coordinates of the final projection W_f.
 // Fix: W_u ∈ R^{N_V × d_f}: unembedding<float, N_V<32>, d_f<8>>.
 // gallery: 2
+// fixed: unembedding<float, N_V<32>, d_e<8>>& u => unembedding<float, N_V<32>, d_f<8>>& u
 // covers: nn::forward[unembedding](X p)
 // expect: in::Algorithm_7_unembedding
 // first-error: X_rows<typeformer::d_f<8>, W_u_cols<typeformer::d_e<8>

@@ -4,6 +4,7 @@
 // W_u's d_e columns with X's d_f rows. With d_f ≠ d_e the product does not exist.
 // Fix: W_u ∈ R^{N_V × d_f}, i.e. unembedding<float, N_V<32>, d_f<12>> (what ETransformer holds).
 // gallery: 1
+// fixed: unembedding<float, N_V<32>, d_e<8>>& u => unembedding<float, N_V<32>, d_f<12>>& u
 // covers: nn::forward[unembedding](X p)
 // expect: in::Algorithm_7_unembedding
 // first-error: X_rows<typeformer::d_f<12>, W_u_cols<typeformer::d_e<8>

@@ -2,6 +2,7 @@
 // An int8 model decodes with kv_cache<q8<Model>>: the same K, V shapes, but its own type, so a
 // cache is never shared between the float model and its int8 form.
 // Fix: kv_cache<q8<Model>> for the int8 model.
+// fixed: tf::kv_cache<gpt>& cache => tf::kv_cache<tf::q8<gpt>>& cache
 // covers: append(c m)
 // expect: in::append
 // first-error: kv_cache_of<typeformer::DTransformer<float, tiny>, model<typeformer::quantized<typeformer::DTransformer<float, tiny>

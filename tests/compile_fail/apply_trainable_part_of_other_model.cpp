@@ -2,6 +2,7 @@
 // apply_trainable(tr, model) copies tr's leaves into the model they were taken from (or merges its
 // adapters into it); these come from a model with more layers.
 // Fix: a model of DTransformer<float, deep>, or tr of DTransformer<float, tiny>.
+// fixed: trainable<DTransformer<float, deep>, train_gains_biases>& tr => trainable<DTransformer<float, tiny>, train_gains_biases>& tr
 // covers: apply_trainable(tr model)
 // expect: in::apply_trainable
 // first-error: part_of<typeformer::DTransformer<float, deep>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::L<4>, typeformer::L<2>

@@ -3,6 +3,7 @@
 // dimensions.
 // Fix: assign between vectors of one dimension; relabel explicitly if the identity is really
 // meant.
+// fixed: const vec<float, d_mid<16>>& b_v => const vec<float, d_attn<16>>& b_v
 // covers: vec::operator=(y)
 // expect: in::assign
 // first-error: dst_rows<typeformer::d_attn<16>, src_rows<typeformer::d_mid<16>

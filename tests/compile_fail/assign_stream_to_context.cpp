@@ -3,6 +3,7 @@
 // decoder's stream; both are 8 long here, but l_x and l_z are different dimensions.
 // Fix: relabel explicitly if that is meant: copy(relabel<d_e<8>, l_z<8>>(X), Z).
 // fourteen: 12 assignment between tensors of different dimensions
+// fixed: Z = X; => copy(relabel<d_e<8>, l_z<8>>(X), Z);
 // covers: mat::operator=(y)
 // expect: in::assign
 // first-error: dst_cols<typeformer::l_z<8>, src_cols<typeformer::l_x<8>

@@ -2,6 +2,7 @@
 // dZ has Z's shape (d_z, l_z): every context position receives gradient through K and V; l_x and
 // l_z both hold 8 tokens.
 // Fix: dZ (d_z, l_z).
+// fixed: mat<float, d_z<8>, l_x<8>>& dZ => mat<float, d_z<8>, l_z<8>>& dZ
 // covers: nn::backward[Attention](dZ Z)
 // expect: in::Algorithm_4_attention_backward
 // first-error: dZ_cols<typeformer::l_x<8>, Z_cols<typeformer::l_z<8>

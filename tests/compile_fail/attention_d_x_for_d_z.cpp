@@ -3,6 +3,9 @@
 // (d_z, l_z). d_x = d_z = 8 here, so a size check passes; the meaning is wrong.
 // Fix: forward(attn, X, Z, mask, V_tilde, cache) with Z the context.
 // gallery: 9
+// fixed: const mat<float, d_x<8>, l_x<4>>& X, => const mat<float, d_x<8>, l_x<4>>& X, const mat<float, d_z<8>, l_z<4>>& Z,
+// fixed: attention::cache<l_x<4>, l_x<4>>& c => attention::cache<l_x<4>, l_z<4>>& c
+// fixed: nn::forward(a, X, X, => nn::forward(a, X, Z,
 // covers: nn::forward[Attention](Z p)
 // expect: in::Algorithm_4_attention
 // first-error: Z_rows<typeformer::d_x<8>, W_k_cols<typeformer::d_z<8>

@@ -3,6 +3,7 @@
 // 8 tokens here.
 // Fix: Ṽ over l_x.
 // gallery: 10
+// fixed: mat<float, d_out<8>, l_z<8>>& V_tilde => mat<float, d_out<8>, l_x<8>>& V_tilde
 // covers: nn::forward[Attention](Vt X)
 // expect: in::Algorithm_4_attention
 // first-error: V_tilde_cols<typeformer::l_z<8>, X_cols<typeformer::l_x<8>

@@ -1,6 +1,7 @@
 // Mistake: the model's backward pass into a gradient of double where the model is float.
 // Gradients have the parameters' type, scalar type included.
 // Fix: a DTransformer<float, tiny> gradient.
+// fixed: DTransformer<double, tiny>& grads => DTransformer<float, tiny>& grads
 // covers: backward(grads model)
 // expect: in::backward
 // first-error: grads<typeformer::DTransformer<double, tiny>, model<typeformer::DTransformer<float, tiny>

@@ -3,6 +3,7 @@
 // (d_attn).
 // Fix: matmul_add(transpose(W_q), dQ, dX).
 // gallery: 6
+// fixed: matmul_add(W_q, dQ, dX); => matmul_add(transpose(W_q), dQ, dX);
 // covers: matmul_add(a b)
 // expect: in::matmul_add
 // first-error: A_cols<typeformer::d_x<8>, B_rows<typeformer::d_attn<16>

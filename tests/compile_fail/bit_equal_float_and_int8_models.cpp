@@ -3,6 +3,7 @@
 // (int8 and a scale per row), not the float model's tensors.
 // Fix: dequantize(q, m) into a float model first, then compare (max_abs_diff: the rounding
 // differs).
+// fixed: const tf::q8<gpt>& q => const gpt& q
 // covers: bit_equal(b a)
 // expect: in::bit_equal
 // first-error: model<typeformer::quantized<typeformer::DTransformer<float, tiny>, needed<typeformer::model_parameters

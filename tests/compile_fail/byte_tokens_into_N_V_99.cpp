@@ -4,6 +4,7 @@
 // columns of W_e that do not exist, and its special tokens are 96..98, not 256..258.
 // Fix: a model with N_V = tokenize::byte_level::N_V, or a tokenizer with 99 entries.
 // gallery: 17
+// fixed: N_V = 99, => N_V = 259,
 // covers: forward(x model)
 // expect: in::forward
 // first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<99>

@@ -2,6 +2,7 @@
 // check_input<Model> reports a sequence's status (length, ids < N_V); typed tokens carry their
 // vocabulary, here N_V = 259, which is not the model's 64.
 // Fix: tokens of the model's vocabulary, or untyped ids (checked at run time).
+// fixed: tf::tokenize::tokens<tf::N_V<259>> => tf::tokenize::tokens<tf::N_V<64>>
 // covers: check_input(x)
 // expect: in::check_input
 // first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<64>

@@ -2,6 +2,7 @@
 // Clipping rescales ∇ before the update; Adam's state (m, v, step) is no struct of parameters
 // itself.
 // Fix: clip_grad_norm(grads, c).
+// fixed: tf::adam_state<tf::DTransformer<float, tiny>>& st => tf::DTransformer<float, tiny>& st
 // covers: clip_grad_norm(g)
 // expect: in::clip_grad_norm
 // first-error: model<typeformer::adam_state<typeformer::DTransformer<float, tiny>

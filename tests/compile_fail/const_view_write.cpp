@@ -2,6 +2,7 @@
 // A function that receives its input as mat_view<const T, ...> cannot modify it; only a mutable view
 // or the owning tensor can be written.
 // Fix: take a mat_view<float, ...> (or the owning mat) if the function is meant to write.
+// fixed: mat_view<const float, d_e<8>, l_x<16>> X => mat_view<float, d_e<8>, l_x<16>> X
 // expect: mat_view<const float, typeformer::d_e<8>, typeformer::l_x<16>
 // first-error: read-only, d_e<8>, l_x<16>
 // max-lines: 4

@@ -2,6 +2,7 @@
 // Both have capacity 16, but l_x and l_z are different lengths (Algorithm 4: the sequence attending
 // and the sequence attended to).
 // Fix: say so explicitly: copy(relabel<d_e<8>, l_z<16>>(X), Z).
+// fixed: copy(X, Z); => copy(relabel<d_e<8>, l_z<16>>(X), Z);
 // covers: copy(dst src)
 // expect: in::copy
 // first-error: dst_cols<typeformer::l_z<16>, src_cols<typeformer::l_x<16>

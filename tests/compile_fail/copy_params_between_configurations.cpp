@@ -3,6 +3,7 @@
 // 32): the heads are cut differently, and so is every per-head tensor.
 // Fix: copy between models of one configuration; to change H, retrain (or import through a
 // mapping).
+// fixed: tf::DTransformer<float, four_heads>& src => tf::DTransformer<float, tiny>& src
 // covers: copy_params(src dst)
 // expect: in::copy_params
 // first-error: other_model<typeformer::DTransformer<float, four_heads>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::H<4>, typeformer::H<2>

@@ -3,6 +3,7 @@
 // stream's gradient ∂X (d_e, ℓ) comes after it, through W_uᵀ.
 // Fix: a (N_V, l_x) dlogits, then matmul_add(transpose(W_u), dlogits, dX).
 // fourteen: 11 cross_entropy_backward into a tensor of other dimensions
+// fixed: mat<float, d_e<32>, l_x<8>>& dX => mat<float, N_V<64>, l_x<8>>& dX
 // covers: cross_entropy_backward(dlogits logits)
 // expect: in::cross_entropy_backward
 // first-error: dlogits_rows<typeformer::d_e<32>, logits_rows<typeformer::N_V<64>

@@ -4,6 +4,7 @@
 // Fix: targets from the model's own tokenizer (tokenize::for_model<Model>), or a model with N_V =
 // 259.
 // fourteen: 11 cross_entropy of targets of another vocabulary
+// fixed: tokenize::tokens<N_V<259>>& targets => tokenize::tokens<N_V<64>>& targets
 // covers: cross_entropy(logits targets)
 // expect: in::cross_entropy
 // first-error: tokens_of<typeformer::N_V<259>, logits_rows<typeformer::N_V<64>

@@ -3,6 +3,7 @@
 // Z with W_k, W_v (H·d_attn, d_e), so a Z from an encoder of another d_e cannot be decoded.
 // Fix: encode z with this model.
 // gallery: 18
+// fixed: encoded_context<EDTransformer<float, wider_translator>> => encoded_context<EDTransformer<float, translator>>
 // covers: forward(Z model)
 // expect: in::forward
 // first-error: Z_of<typeformer::EDTransformer<float, wider_translator>, model<typeformer::EDTransformer<float, translator>, first_difference<typeformer::d_e<32>, typeformer::d_e<16>

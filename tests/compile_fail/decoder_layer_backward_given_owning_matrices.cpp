@@ -2,6 +2,7 @@
 // The layers take the stream as mat_view (the model's workspace slices); a mat converts to a view,
 // but not while the view's column dimension is still being deduced.
 // Fix: pass X.view(), Z.view(), dX.view(), dZ.view().
+// fixed: backward(p, X, Z, a, dX, dZ, g, s); => backward(p, X.view(), Z.view(), a, dX.view(), dZ.view(), g, s);
 // covers: backward[decoder_layer](X p)
 // expect: in::decoder_layer_backward
 // first-error: arguments<typeformer::mat<float, typeformer::d_e<16>, typeformer::l_x<8>

@@ -1,6 +1,7 @@
 // Mistake: a decoder layer configured with nanoGPT's block_size for the paper's l_max.
 // l_max is the longest sequence a model takes (W_p has l_max columns, the caches l_max positions).
 // Fix: static constexpr std::size_t l_max = 8.
+// fixed: block_size = 8 => l_max = 8
 // covers: decoder_layer(cfg)
 // expect: model_config, cfg::l_max
 // first-error: decoder_layer

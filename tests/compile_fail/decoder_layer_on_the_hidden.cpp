@@ -1,6 +1,7 @@
 // Mistake: a decoder layer (Algorithm 8, lines 14–19) run on its MLP's hidden activations.
 // The decoder layer's stream X is (d_e, ℓ_x): its self-attention's W_q takes d_e rows.
 // Fix: the decoder's stream.
+// fixed: const tf::mat<float, tf::d_mlp<32>, tf::l_x<8>>& H => const tf::mat<float, tf::d_e<16>, tf::l_x<8>>& H
 // covers: forward[decoder_layer](X p)
 // expect: in::decoder_layer
 // first-error: X_rows<typeformer::d_mlp<32>, W_q_cols<typeformer::d_e<16>

@@ -3,6 +3,8 @@
 // of 256 KiB: θ, ∇ and the workspace (491 KB) already do not fit; the plan names the first buffer
 // that overflows and by how many bytes.
 // Fix: a part with the RAM (deploy::mps2_an386 has 4 MiB), a smaller model, or partial training.
+// fixed: constexpr std::size_t ram => [[maybe_unused]] constexpr std::size_t ram
+// fixed: dp::deployment<dp::nrf52840, => dp::deployment<dp::mps2_an386,
 // covers: deploy::deployment(Model)
 // expect: in::deployment
 // first-error: for_use<typeformer::deploy::adam_training>, on<typeformer::deploy::nrf52840>, region_bytes<typeformer::deploy::memory::ram, 262144>, overflowing_buffer<typeformer::deploy::buffer::training_workspace

@@ -3,6 +3,7 @@
 // and 64 KiB of CCM, and a buffer lives in one region: θ (122,368 B) fits the SRAM, ∇ does not.
 // Fix: a bigger board (tf::deploy::mps2_an386), or train fewer parameters (a smaller model, or
 // the partial training modes).
+// fixed: dp::check<dp::stm32f405, => dp::check<dp::mps2_an386,
 // covers: deploy::check(Model)
 // expect: in::deployment
 // first-error: for_use<typeformer::deploy::sgd_training>, region_bytes<typeformer::deploy::memory::sram, 131072>, overflowing_buffer<typeformer::deploy::buffer::gradients, 122368>, over_by_bytes<113664>

@@ -2,6 +2,7 @@
 // A q8_mat stands for float weights scale_i·q_ij; dequantize writes them into the float matrix of
 // its shape, not a double one.
 // Fix: dequantize into mat<float, ...>, then convert if double is wanted.
+// fixed: mat<double, d_mlp<128>, d_e<32>>& W_1 => mat<float, d_mlp<128>, d_e<32>>& W_1
 // covers: dequantize(W Wq)
 // expect: in::dequantize
 // first-error: W_scalar<double>, Wq_scalar<float>

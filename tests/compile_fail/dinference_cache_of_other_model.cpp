@@ -2,6 +2,7 @@
 // A kv_cache holds, per layer, K (H·d_attn, l_max) and V (H·d_mid, l_max) of its model; this one was
 // made for a model with one layer.
 // Fix: kv_cache<DTransformer<float, tiny>>.
+// fixed: tf::kv_cache<tf::DTransformer<float, one_layer>>& cache => tf::kv_cache<tf::DTransformer<float, tiny>>& cache
 // covers: DInference(cache model)
 // expect: in::Algorithm_14_DInference
 // first-error: kv_cache_of<typeformer::DTransformer<float, one_layer>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::L<1>, typeformer::L<2>

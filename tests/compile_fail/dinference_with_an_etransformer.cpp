@@ -2,6 +2,7 @@
 // Sampling the next token reads P[:, t] as P̂(x[t+1] | x[1:t]), which only a unidirectional
 // (MaskΔ) model gives; an ETransformer's P[:, t] predicts a masked x[t] from both sides.
 // Fix: a DTransformer trained with DTraining (Algorithm 13), or fill_mask for a BERT.
+// fixed: const bert& model => const gpt& model
 // covers: DInference(model)
 // expect: in::Algorithm_14_DInference
 // first-error: model<typeformer::ETransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

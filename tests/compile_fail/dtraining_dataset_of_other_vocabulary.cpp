@@ -1,6 +1,7 @@
 // Mistake: Algorithm 13 (DTraining) on a dataset of byte-level sequences for a model with N_V = 99.
 // The sequences' type says their vocabulary (N_V = 259); the model's W_e has 99 columns.
 // Fix: train a model with N_V = 259, or tokenize for 99 entries.
+// fixed: N_V = 99, => N_V = 259,
 // covers: DTraining(data model)
 // expect: in::Algorithm_13_DTraining
 // first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<99>

@@ -2,6 +2,7 @@
 // A config names the paper's dimensions: N_V, l_max, L, H, d_e, d_mlp, d_attn, d_mid (DESIGN.md);
 // nn.Transformer's d_model is d_e here.
 // Fix: static constexpr std::size_t d_e = 32.
+// fixed: d_model = 32 => d_e = 32
 // covers: DTransformer(cfg)
 // expect: model_config, cfg::d_e
 // first-error: DTransformer

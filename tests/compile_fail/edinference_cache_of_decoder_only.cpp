@@ -1,6 +1,7 @@
 // Mistake: Algorithm 15 (EDInference) with the KV cache of a decoder-only model.
 // An EDTransformer's cache also holds every decoder layer's cross-attention keys and values of Z.
 // Fix: kv_cache<EDTransformer<float, translator>>.
+// fixed: tf::kv_cache<tf::DTransformer<float, translator>>& cache => tf::kv_cache<tf::EDTransformer<float, translator>>& cache
 // covers: EDInference(cache model)
 // expect: in::Algorithm_15_EDInference
 // first-error: kv_cache_of<typeformer::DTransformer<float, translator>, model<typeformer::EDTransformer<float, translator>

@@ -2,6 +2,8 @@
 // EDInference runs lines 1–9 of Algorithm 8 itself (Z ← encoder(z), and every decoder layer's
 // cross-attention K, V of Z into the cache); its input is the context sequence z of token ids.
 // Fix: tf::EDInference(model, cache, z, {}, gen); encode(model, z, ws) is for forward/logits.
+// fixed: tf::EDInference(model, cache, Z, {}, gen); => tf::EDInference(model, cache, z, {}, gen);
+// fixed: const auto Z = tf::encode(model, z, ws); => (void)ws;
 // covers: EDInference(z)
 // expect: in::Algorithm_15_EDInference
 // first-error: Z_of<typeformer::EDTransformer<float, translator>, needed<typeformer::tokens_of<typeformer::N_V<32>

@@ -3,6 +3,7 @@
 // This used to compile (the pairs were read as untyped ids) and train on whatever ids fit.
 // Fix: train a model with N_V = 259, or tokenize both sides for 32 entries.
 // fourteen: 7 EDTraining on a dataset of another vocabulary (compiled, trained with status ok)
+// fixed: N_V = 32, => N_V = 259,
 // covers: EDTraining(data model)
 // expect: in::Algorithm_11_EDTraining
 // first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<32>

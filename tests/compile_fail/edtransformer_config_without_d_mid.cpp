@@ -2,6 +2,7 @@
 // Algorithm 4 has two head dimensions: d_attn for queries and keys, d_mid for values (d_mid =
 // d_attn in most models, but both must be said).
 // Fix: static constexpr std::size_t d_mid = 8.
+// fixed: d_attn = 8; => d_attn = 8, d_mid = 8;
 // covers: EDTransformer(cfg)
 // expect: model_config, cfg::d_mid
 // first-error: EDTransformer

@@ -2,6 +2,7 @@
 // Both lengths hold l_max = 8 tokens, and the sizes match; but Z is the context the cross-attention
 // reads (line 16) and X the sequence being generated.
 // Fix: keep them apart; relabel<d_e<16>, l_z<8>>(X) if a context really is a primary sequence.
+// fixed: copy(ws.X[0], ws.Z[0]); => copy(relabel<d_e<16>, l_z<8>>(ws.X[0]), ws.Z[0]);
 // covers: copy(dst src)
 // expect: in::copy
 // first-error: dst_cols<typeformer::l_z<8>, src_cols<typeformer::l_x<8>

@@ -2,6 +2,7 @@
 // loss_and_grad(model, z, x, grads) adds ∇loss(θ) into grads, which has the model's type; the error
 // names the first dimension in which the two differ (d_e).
 // Fix: a gradient of EDTransformer<float, translator>.
+// fixed: tf::EDTransformer<float, wider_translator>& grads => tf::EDTransformer<float, translator>& grads
 // covers: loss_and_grad(grads model)
 // expect: in::loss_and_grad
 // first-error: grads<typeformer::EDTransformer<float, wider_translator>, model<typeformer::EDTransformer<float, translator>, first_difference<typeformer::d_e<32>, typeformer::d_e<16>

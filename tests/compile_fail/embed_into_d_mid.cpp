@@ -3,6 +3,7 @@
 // W_e (d_e, N_V), so X = [e_1, …, e_ℓ] is (d_e, l_x). d_mid = d_e = 16 here.
 // Fix: X (d_e, l_x).
 // gallery: 7
+// fixed: mat<float, d_mid<16>, l_x<8>>& X => mat<float, d_e<16>, l_x<8>>& X
 // covers: nn::embed(X te)
 // expect: in::Algorithm_1_2_embed
 // first-error: X_rows<typeformer::d_mid<16>, W_e_rows<typeformer::d_e<16>

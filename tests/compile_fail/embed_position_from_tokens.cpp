@@ -2,6 +2,7 @@
 // Algorithm 2 returns W_p[:, ℓ], a column of the positional embedding (d_e, l_max); W_e (d_e, N_V)
 // is indexed by token.
 // Fix: nn::embed_position(pe, t) with the positional embedding.
+// fixed: const token_embedding<float, d_e<16>, N_V<32>>& te => const positional_embedding<float, d_e<16>, l_max<8>>& te
 // covers: nn::embed_position(p)
 // expect: in::Algorithm_2_positional_embedding
 // first-error: arguments<typeformer::nn::token_embedding<float, typeformer::d_e<16>, typeformer::N_V<32>

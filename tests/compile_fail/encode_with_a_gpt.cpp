@@ -2,6 +2,7 @@
 // encode(model, z, ws) computes Z of an EDTransformer's encoder (lines 1–9); a DTransformer has no
 // encoder and no context z.
 // Fix: an EDTransformer, or forward(model, x, ws) for the GPT.
+// fixed: using gpt = tf::DTransformer<float, tiny>; => using gpt = tf::EDTransformer<float, tiny>;
 // covers: encode(model)
 // expect: in::encode
 // first-error: model<typeformer::DTransformer<float, tiny>, needed<typeformer::EDTransformer<float, tiny>

@@ -1,6 +1,7 @@
 // Mistake: an encoder layer's backward with a double stream for a float layer.
 // A layer's tensors have the layer's scalar type; the double reference is another model.
 // Fix: float views.
+// fixed: const tf::mat<double, tf::d_e<32>, tf::l_x<8>>& X => const tf::mat<float, tf::d_e<32>, tf::l_x<8>>& X
 // covers: backward[encoder_layer](X p)
 // expect: in::encoder_layer_backward
 // first-error: X_scalar<double>, W_q_scalar<float>

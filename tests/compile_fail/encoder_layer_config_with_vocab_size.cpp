@@ -1,6 +1,7 @@
 // Mistake: a BERT encoder layer configured with Hugging Face's vocab_size for N_V.
 // The paper's vocabulary size is N_V (its special tokens mask, bos, eos are its last three ids).
 // Fix: static constexpr std::size_t N_V = 64.
+// fixed: vocab_size = 64 => N_V = 64
 // covers: encoder_layer(cfg)
 // expect: model_config, cfg::N_V
 // first-error: encoder_layer

@@ -1,6 +1,7 @@
 // Mistake: BERT's encoder layer (Algorithm 9, lines 4–8) run on the final projection's output (d_f).
 // Each layer maps the stream X (d_e, ℓ); line 10's W_f takes it to d_f after the last layer.
 // Fix: the stream before the final projection.
+// fixed: const tf::mat<float, tf::d_f<48>, tf::l_x<8>>& F => const tf::mat<float, tf::d_e<32>, tf::l_x<8>>& F
 // covers: forward[encoder_layer](X p)
 // expect: in::encoder_layer
 // first-error: X_rows<typeformer::d_f<48>, W_q_cols<typeformer::d_e<32>

@@ -2,6 +2,7 @@
 // training_state<Model> holds the model-typed gradient, Adam's moments and a training workspace; a
 // BERT (ETransformer) needs its own.
 // Fix: training_state<ETransformer<float, tiny>>.
+// fixed: tf::training_state<tf::DTransformer<float, tiny>>& st => tf::training_state<tf::ETransformer<float, tiny>>& st
 // covers: ETraining(st model)
 // expect: in::Algorithm_12_ETraining
 // first-error: training_state_of<typeformer::DTransformer<float, tiny>, model<typeformer::ETransformer<float, tiny>

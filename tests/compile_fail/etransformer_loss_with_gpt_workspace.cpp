@@ -2,6 +2,7 @@
 // A workspace holds one architecture's activations: an ETransformer's also has the final projection
 // F (d_f, l_x) of line 10, which a DTransformer's does not.
 // Fix: inference_workspace<ETransformer<float, tiny>>.
+// fixed: tf::inference_workspace<tf::DTransformer<float, tiny>>& ws => tf::inference_workspace<tf::ETransformer<float, tiny>>& ws
 // covers: loss(ws model)
 // expect: in::loss
 // first-error: workspace_of<typeformer::DTransformer<float, tiny>, model<typeformer::ETransformer<float, tiny>

@@ -2,6 +2,7 @@
 // Line 12 applies W_u to the d_f rows of line 10's GELU(W_f X + b_f 1ᵀ), but W_eᵀ has d_e columns;
 // the model type refuses the configuration with a sentence, not a product deep inside forward.
 // Fix: d_f = d_e, or an untied W_u (N_V, d_f).
+// fixed: d_f = 12; => d_f = 8;
 // covers: ETransformer(cfg)
 // expect: ETransformer: tied W_u = W_eᵀ needs d_f == d_e
 // first-error: static assertion failed, tied W_u

@@ -3,6 +3,7 @@
 // cache of keys and values belongs to a model, but it is decoding's working memory, not weights.
 // Fix: tf::io::export_header(model, ...), or tf::io::export_header(q8 model, ...) for int8.
 // fourteen: 14 export_header of what is not a model's weights (a q8 model, the trial's, now exports: tests/mcu/export)
+// fixed: const tf::kv_cache<tf::DTransformer<float, tiny>>& cache => const tf::DTransformer<float, tiny>& cache
 // covers: io::export_header(model)
 // expect: in::export_header
 // first-error: kv_cache_of<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -5,6 +5,7 @@
 // checks them all against Model, not the count.
 // Fix: the model the weights were exported from (weights_type, or a config with its dimensions).
 // fourteen: 4 weights exported from another configuration (same parameter count)
+// fixed: using gpt = typeformer::DTransformer<float, four_heads>; => using gpt = typeformer::DTransformer<float, weights_config>;
 // covers: deploy::exported_as(Model)
 // expect: in::exported_weights
 // first-error: in::exported_weights, exported_for<typeformer::DTransformer<float, weights_config>, first_difference<typeformer::H<4>, typeformer::H<2>

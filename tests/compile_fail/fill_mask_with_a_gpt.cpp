@@ -2,6 +2,7 @@
 // Filling a masked position reads P[:, t] of Algorithm 9, whose attention sees both sides of t
 // (Mask ≡ 1); a DTransformer's column t sees only x[1:t] (MaskΔ) and predicts x[t+1].
 // Fix: an ETransformer of the same configuration, trained with ETraining (Algorithm 12).
+// fixed: using gpt = tf::DTransformer<float, tiny>; => using gpt = tf::ETransformer<float, tiny>;
 // covers: fill_mask(model)
 // expect: in::fill_mask
 // first-error: model<typeformer::DTransformer<float, tiny>, needed<typeformer::ETransformer<float, tiny>

@@ -2,6 +2,7 @@
 // Backward accumulates (∇ += …), so gradients are zeroed first; a const matrix (or a view of
 // const) cannot be written.
 // Fix: take the gradient by non-const reference.
+// fixed: const mat<float, d_attn<16>, d_e<32>>& dW_q => mat<float, d_attn<16>, d_e<32>>& dW_q
 // covers: fill(x)
 // expect: in::fill
 // first-error: X_is_read_only<typeformer::mat<float, typeformer::d_attn<16>, typeformer::d_e<32>

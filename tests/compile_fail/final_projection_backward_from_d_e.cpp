@@ -2,6 +2,7 @@
 // The projection's backward takes the forward's input X (d_e, ℓ) first; the d_f-row tensors are
 // its output side.
 // Fix: X (d_e, l_x), then ∂Y (d_f, l_x).
+// fixed: const F_t& Y, => const X_t& Y,
 // covers: backward[final_projection](X p)
 // expect: in::final_projection_backward
 // first-error: X_rows<typeformer::d_f<48>, W_f_cols<typeformer::d_e<32>

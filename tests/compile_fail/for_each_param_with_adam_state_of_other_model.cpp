@@ -2,6 +2,7 @@
 // for_each_param(model, other, f) pairs leaves by name and shape; moments m, v of a model with d_e
 // = 64 have other shapes than a model with d_e = 32.
 // Fix: the moments of this model (adam_state<Model>'s m and v have its type).
+// fixed: tf::DTransformer<float, wide>& m => tf::DTransformer<float, tiny>& m
 // covers: for_each_param(model grads)
 // expect: in::for_each_param
 // first-error: other_model<typeformer::DTransformer<float, wide>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::d_e<64>, typeformer::d_e<32>

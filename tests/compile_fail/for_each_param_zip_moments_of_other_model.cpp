@@ -2,6 +2,7 @@
 // for_each_param_zip walks same-typed structs leaf by leaf (θ, ∇, m, v): moments of a model with
 // d_e = 64 have other shapes.
 // Fix: adam_state<Model>'s m and v, of the model's type.
+// fixed: tf::DTransformer<float, wide>& m => tf::DTransformer<float, tiny>& m
 // covers: for_each_param_zip(xs x)
 // expect: in::for_each_param_zip
 // first-error: other_model<typeformer::DTransformer<float, wide>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::d_e<64>, typeformer::d_e<32>

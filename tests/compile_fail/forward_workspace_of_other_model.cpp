@@ -2,6 +2,7 @@
 // A workspace's activations are sized by its model's type (d_e, l_max, the layers); this one belongs
 // to a model with more heads.
 // Fix: inference_workspace<DTransformer<float, tiny>>.
+// fixed: inference_workspace<DTransformer<float, more_heads>>& ws => inference_workspace<DTransformer<float, tiny>>& ws
 // covers: forward(ws model)
 // expect: in::forward
 // first-error: workspace_of<typeformer::DTransformer<float, more_heads>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::H<4>, typeformer::H<2>

@@ -2,6 +2,7 @@
 // The MLP applies GELU elementwise to W_1 X + b_1 (d_mlp, ℓ); its output has the same shape, and
 // only W_2 brings it back to d_e.
 // Fix: a (d_mlp, l_x) buffer for GELU's output, then matmul(W_2, act, Y).
+// fixed: mat<float, d_e<32>, l_x<8>>& X => mat<float, d_mlp<128>, l_x<8>>& X
 // covers: gelu(y x)
 // expect: in::gelu
 // first-error: Y_rows<typeformer::d_e<32>, X_rows<typeformer::d_mlp<128>

@@ -2,6 +2,7 @@
 // An activation keeps the scalar type: a model's float stream is computed in float (and a device
 // links no double).
 // Fix: one scalar type for X and Y.
+// fixed: const mat<double, d_mlp<128>, l_x<8>>& pre => const mat<float, d_mlp<128>, l_x<8>>& pre
 // covers: gelu_tanh(y x)
 // expect: in::gelu_tanh
 // first-error: Y_scalar<float>, X_scalar<double>

@@ -2,6 +2,7 @@
 // A layer's backward maps ∂X (d_e, ℓ) of its output to ∂X of its input: the stream's shape
 // throughout.
 // Fix: ∂X as a (d_e, l_x) view.
+// fixed: const tf::mat<float, tf::d_mlp<128>, tf::l_x<8>>& H => const tf::mat<float, tf::d_e<32>, tf::l_x<8>>& H
 // covers: backward[gpt_layer](X p)
 // expect: in::gpt_layer_backward
 // first-error: X_rows<typeformer::d_mlp<128>, W_q_cols<typeformer::d_e<32>

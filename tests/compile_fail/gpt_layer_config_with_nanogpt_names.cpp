@@ -2,6 +2,7 @@
 // nanoGPT's GPTConfig says n_layer, n_head, n_embd, block_size, vocab_size; the paper (and a
 // config here) says L, H, d_e, l_max, N_V.
 // Fix: static constexpr std::size_t H = 2.
+// fixed: n_head = 2 => H = 2
 // covers: gpt_layer(cfg)
 // expect: model_config, cfg::H
 // first-error: gpt_layer

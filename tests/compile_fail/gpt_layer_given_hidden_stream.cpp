@@ -2,6 +2,7 @@
 // A layer maps the residual stream X (d_e, ℓ) to X (d_e, ℓ): its first product, W_q X after ln1,
 // needs d_e rows.
 // Fix: the stream X (d_e, l_x), as views: forward(layer, X.view(), X.view(), a, eps).
+// fixed: const tf::mat<float, tf::d_mlp<128>, tf::l_x<8>>& H => const tf::mat<float, tf::d_e<32>, tf::l_x<8>>& H
 // covers: forward[gpt_layer](X p)
 // expect: in::gpt_layer
 // first-error: X_rows<typeformer::d_mlp<128>, W_q_cols<typeformer::d_e<32>

@@ -2,6 +2,7 @@
 // ‖∇‖ is the L2 norm of the gradients, a struct of the model's type; the training state holds them
 // with Adam's moments, the workspace and the counters.
 // Fix: grad_norm(st.grads) (or clip in training_options).
+// fixed: tf::grad_norm(st); => tf::grad_norm(st.grads);
 // covers: grad_norm(g)
 // expect: in::grad_norm
 // first-error: model<typeformer::training_state<typeformer::DTransformer<float, tiny>

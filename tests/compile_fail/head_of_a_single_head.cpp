@@ -2,6 +2,7 @@
 // Algorithm 5 (line 3) splits Q ∈ R^{H·d_attn × ℓ} into H blocks Q^h; once split, a head's Q^h is
 // (d_attn, ℓ) and has no heads of its own.
 // Fix: take head<h> of the stacked Q, mat<float, prod<H<4>, d_attn<16>>, l_x<8>>.
+// fixed: mat<float, d_attn<16>, l_x<8>>& Q_h => mat<float, prod<H<4>, d_attn<16>>, l_x<8>>& Q_h
 // covers: head(y)
 // expect: in::head
 // first-error: Y_rows<typeformer::d_attn<16>, needed<typeformer::stacked_heads

@@ -2,6 +2,7 @@
 // Y ∈ R^{H·d_mid × l_x} is Algorithm 5's stack of per-head values; head<h>(Y) is Y^h, and a
 // compile-time h is checked against H.
 // Fix: head<3>(Y) is the last head.
+// fixed: head<4>(Y) => head<3>(Y)
 // covers: head(y)
 // expect: in::head
 // first-error: head_index<4>, heads<typeformer::H<4>

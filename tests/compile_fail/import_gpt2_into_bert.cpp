@@ -3,6 +3,7 @@
 // a final projection W_f (Algorithm 9): its tensors have no counterpart in the file.
 // Fix: import into a DTransformer whose config has gelu = tanh, layer norm, learned positions and
 // d_attn = d_mid = d_e / H.
+// fixed: tf::ETransformer<float, tiny>& bert => tf::DTransformer<float, tiny>& bert
 // covers: io::import_hf_gpt2(model)
 // expect: in::import_hf_gpt2
 // first-error: model<typeformer::ETransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // nanoGPT's GPT is pre-norm and causal (Algorithm 10); an ETransformer is post-norm with W_f
 // (Algorithm 9).
 // Fix: a DTransformer.
+// fixed: tf::ETransformer<float, tiny>& bert => tf::DTransformer<float, tiny>& bert
 // covers: io::import_nanogpt(model)
 // expect: in::import_nanogpt
 // first-error: model<typeformer::ETransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // The int8 model decodes token by token through its KV cache (kv_cache<q8<Model>>), which holds
 // the step's working memory; it has no whole-sequence forward pass and no workspace.
 // Fix: kv_cache<q8<Model>> and try_prefill / try_append / DInference.
+// fixed: tf::inference_workspace<tf::q8<tf::DTransformer<float, tiny>>> ws; => tf::kv_cache<tf::q8<tf::DTransformer<float, tiny>>> ws;
 // covers: inference_workspace(Model)
 // expect: inference_workspace<typeformer::quantized<typeformer::DTransformer<float, tiny>
 // first-error: inference_workspace<typeformer::quantized<typeformer::DTransformer<float, tiny>

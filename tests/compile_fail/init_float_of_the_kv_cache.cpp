@@ -2,6 +2,7 @@
 // init_float draws a model's weights (W ~ N(0, 0.02²), biases 0, γ 1); a KV cache holds the keys
 // and values decoding computes, reset by reset(cache).
 // Fix: tf::reset(cache); init_float(model, seed) for the weights.
+// fixed: tf::init_float(cache, 7); => tf::reset(cache);
 // covers: init_float(model)
 // expect: in::init_float
 // first-error: model<typeformer::kv_cache<typeformer::DTransformer<float, tiny>, needed<typeformer::model_parameters

@@ -2,6 +2,7 @@
 // init walks the model's named tensors (W_e, W_p, every layer's W_q, …); DESIGN.md's `auto model =
 // std::make_unique<tf::DTransformer<float, cfg>>()` holds it behind a pointer.
 // Fix: tf::init(*model, seed).
+// fixed: tf::init(model, 42); => tf::init(*model, 42);
 // covers: init(model)
 // expect: in::init
 // first-error: model<std::unique_ptr<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

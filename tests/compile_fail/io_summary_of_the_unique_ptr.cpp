@@ -1,6 +1,7 @@
 // Mistake: the fmt summary (io::summary) of a model held by a std::unique_ptr.
 // io::summary lists the model's tensors with their shapes and counts; the pointer holds the model.
 // Fix: tf::io::summary(*model).
+// fixed: tf::io::summary(model); => tf::io::summary(*model);
 // covers: io::summary(model)
 // expect: in::summary
 // first-error: model<std::unique_ptr<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

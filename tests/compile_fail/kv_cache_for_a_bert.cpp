@@ -4,6 +4,7 @@
 // token changes every column, so there is nothing to cache.
 // Fix: run forward(model, x, ws) over the whole sequence; a DTransformer for token-by-token
 // decoding.
+// fixed: kv_cache<typeformer::ETransformer<float, tiny>> => kv_cache<typeformer::DTransformer<float, tiny>>
 // covers: kv_cache(Model)
 // expect: kv_cache<typeformer::ETransformer<float, tiny>
 // first-error: kv_cache<typeformer::ETransformer<float, tiny>

@@ -2,6 +2,7 @@
 // try_prefill(model, cache, prompt) runs Algorithm 10 on each prompt token; the prompt's type says
 // N_V = 259, the model's is 64.
 // Fix: ids of the model's own vocabulary (a tokenizer bound with tokenize::for_model<Model>).
+// fixed: tf::tokenize::tokens<tf::N_V<259>>& prompt => tf::tokenize::tokens<tf::N_V<64>>& prompt
 // covers: try_prefill(prompt m)
 // expect: in::try_prefill
 // first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<64>

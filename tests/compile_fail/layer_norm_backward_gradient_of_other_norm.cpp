@@ -2,6 +2,7 @@
 // The gradient of a block has the block's type: layer norm has γ and β, RMSnorm only γ, so ∂β has
 // nowhere to go.
 // Fix: a nn::layer_norm<float, d_e<32>> for the gradients.
+// fixed: nn::rms_norm<float, d_e<32>>& grads => LN& grads
 // covers: nn::backward[layer_norm](grads p)
 // expect: in::Algorithm_6_layer_norm_backward
 // first-error: grads<typeformer::nn::rms_norm<float, typeformer::d_e<32>, block<typeformer::nn::layer_norm<float, typeformer::d_e<32>

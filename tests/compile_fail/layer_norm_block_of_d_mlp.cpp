@@ -3,6 +3,7 @@
 // no d_e coordinates to scale.
 // Fix: forward(ln_f, X, X_tilde, cache, eps) with X (d_e, l_x).
 // gallery: 12
+// fixed: const mat<float, d_mlp<32>, l_x<4>>& H => const mat<float, d_e<8>, l_x<4>>& H
 // covers: nn::forward[layer_norm](X p)
 // expect: in::Algorithm_6_layer_norm
 // first-error: X_rows<typeformer::d_mlp<32>, gamma_rows<typeformer::d_e<8>

@@ -1,6 +1,8 @@
 // Mistake: the layer-norm kernel on the residual stream (d_e, l_x) with scale and offset over d_mlp.
 // Algorithm 6: ê = (e − m)/√v ⊙ γ + β with γ, β ∈ R^{d_e}; these γ, β are the MLP width's (d_mlp).
 // Fix: the stream's own γ, β (vec<float, d_e<8>>).
+// fixed: const vec<float, d_mlp<32>>& gamma => const vec<float, d_e<8>>& gamma
+// fixed: const vec<float, d_mlp<32>>& beta => const vec<float, d_e<8>>& beta
 // covers: layer_norm(gamma x)
 // expect: in::layer_norm_kernel
 // first-error: gamma_rows<typeformer::d_mlp<32>, X_rows<typeformer::d_e<8>

@@ -3,6 +3,7 @@
 // model with l_max = 128 has W_p's moments over 128 positions, the model here has 32.
 // Fix: a training_state<Model> of the model being loaded.
 // fourteen: 10 load_checkpoint with the state of another model
+// fixed: tf::training_state<tf::DTransformer<float, long_context>>& st => tf::training_state<tf::DTransformer<float, tiny>>& st
 // covers: io::load_checkpoint(st model)
 // expect: in::load_checkpoint
 // first-error: training_state_of<typeformer::DTransformer<float, long_context>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::l_max<128>, typeformer::l_max<32>

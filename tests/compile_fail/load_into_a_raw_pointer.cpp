@@ -1,6 +1,7 @@
 // Mistake: loading weights through a raw pointer to the model.
 // load fills the model's named tensors; the pointer holds the model's address.
 // Fix: tf::load(*model, path).
+// fixed: tf::load(model, => tf::load(*model,
 // covers: io::load(model)
 // expect: in::load
 // first-error: model<typeformer::DTransformer<float, tiny>*, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // The image names the model's tensors (W_e, ...); Adam's state holds moments m and v of the
 // model's type inside it, not at its top.
 // Fix: load_state(model, bytes); checkpoints (io/checkpoint.hpp) hold the moments.
+// fixed: tf::adam_state<tf::DTransformer<float, tiny>>& st => tf::DTransformer<float, tiny>& st
 // covers: io::load_state(model)
 // expect: in::load_state
 // first-error: model<typeformer::adam_state<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // Z = encoder(z) has the encoder's d_e rows; this decoder's cross-attention W_k, W_v take its own
 // d_e = 16.
 // Fix: encode z with this model: auto Z = encode(model, z, ws).
+// fixed: tf::encoded_context<tf::EDTransformer<float, wider>>& Z => tf::encoded_context<seq2seq>& Z
 // covers: logits(Z model)
 // expect: in::logits
 // first-error: Z_of<typeformer::EDTransformer<float, wider>, model<typeformer::EDTransformer<float, translator>, first_difference<typeformer::d_e<32>, typeformer::d_e<16>

@@ -2,6 +2,7 @@
 // loss_and_grad(base, tr, x, grads, ws) adds ∇ with respect to tr into grads, which has tr's type:
 // the adapters' gradient has the adapters' shapes, not those of the gains and biases.
 // Fix: trainable<DTransformer<float, tiny>, train_lora<4>> for grads.
+// fixed: trainable<gpt, train_gains_biases>& grads => trainable<gpt, train_lora<4>>& grads
 // covers: loss_and_grad(grads tr)
 // expect: in::loss_and_grad
 // first-error: grads_train<typeformer::train_gains_biases>, part_trains<typeformer::train_lora<4

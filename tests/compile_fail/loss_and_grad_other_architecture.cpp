@@ -3,6 +3,7 @@
 // DTransformer's gradient is a DTransformer. Here it is an ETransformer of the same configuration.
 // Fix: auto grads = std::make_unique<DTransformer<float, tiny>>().
 // gallery: 15
+// fixed: typeformer::ETransformer<float, tiny>& grads => typeformer::DTransformer<float, tiny>& grads
 // covers: loss_and_grad(grads model)
 // expect: in::loss_and_grad
 // first-error: grads<typeformer::ETransformer<float, tiny>, model<typeformer::DTransformer<float, tiny>

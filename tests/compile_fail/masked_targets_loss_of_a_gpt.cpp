@@ -2,6 +2,7 @@
 // try_loss_and_grad_targets scores the masked positions of x̃ with an ETransformer's bidirectional
 // P (Algorithm 12); a DTransformer predicts the next token (Algorithm 13) and has loss_and_grad.
 // Fix: an ETransformer of the same configuration, or loss_and_grad for the GPT.
+// fixed: using gpt = tf::DTransformer<float, tiny>; => using gpt = tf::ETransformer<float, tiny>;
 // covers: try_loss_and_grad_targets(model)
 // expect: in::try_loss_and_grad_targets
 // first-error: model<typeformer::DTransformer<float, tiny>, needed<typeformer::ETransformer<float, tiny>

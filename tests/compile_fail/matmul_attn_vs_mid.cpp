@@ -4,6 +4,7 @@
 // with K (d_attn, l_z).
 // Fix: matmul(transpose(K), Q, S).
 // gallery: 4
+// fixed: const mat<float, d_mid<64>, l_z<8>>& V => const mat<float, d_attn<64>, l_z<8>>& V
 // covers: matmul(a b)
 // expect: in::matmul
 // first-error: A_cols<typeformer::d_mid<64>, B_rows<typeformer::d_attn<64>

@@ -3,6 +3,7 @@
 // embeddings (d_e, l_x) with d_e = 12 ≠ d_x = 8: the inner dimensions of the product differ.
 // Fix: project X to d_x first, or build W_q as (d_attn, d_e) if X really is the input.
 // gallery: 3
+// fixed: const mat<float, d_e<12>, l_x<4>>& X => const mat<float, d_x<8>, l_x<4>>& X
 // covers: matmul(a b)
 // expect: in::matmul
 // first-error: A_cols<typeformer::d_x<8>, B_rows<typeformer::d_e<12>

@@ -1,6 +1,7 @@
 // Mistake: a single query q ← W_q·e with e a token embedding over d_e instead of d_in.
 // Algorithm 3, line 1: q ← W_q e + b_q with W_q ∈ R^{d_attn × d_in}, e ∈ R^{d_in}.
 // Fix: e over d_in (or W_q built for d_e).
+// fixed: const vec<float, d_e<12>>& e => const vec<float, d_in<8>>& e
 // covers: matvec(a x)
 // expect: in::matvec
 // first-error: A_cols<typeformer::d_in<8>, x_rows<typeformer::d_e<12>

@@ -2,6 +2,7 @@
 // max_abs_diff walks two models of one type leaf by leaf; a DTransformer<double, cfg> is another
 // type, its first difference the scalar.
 // Fix: convert one side first (copy the double weights into a float model), then compare.
+// fixed: const tf::DTransformer<double, tiny>& b => const tf::DTransformer<float, tiny>& b
 // covers: max_abs_diff(b a)
 // expect: in::max_abs_diff
 // first-error: other_model<typeformer::DTransformer<double, tiny>, model<typeformer::DTransformer<float, tiny>, first_difference<double, float>

@@ -2,6 +2,7 @@
 // In Algorithm 8's cross-attention the keys and values come from Z (d_e, ℓ_z); ∂Z has Z's columns,
 // l_z.
 // Fix: a (d_e, l_z) ∂Z.
+// fixed: X_t& dX, X_t& dZ, => X_t& dX, Z_t& dZ,
 // covers: nn::backward[MHAttention](dZ Z)
 // expect: in::Algorithm_5_MHAttention_backward
 // first-error: dZ_cols<typeformer::l_x<8>, Z_cols<typeformer::l_z<8>

@@ -3,6 +3,7 @@
 // to X. Z's length l_z and X's length l_x are both 8 here.
 // Fix: the output over l_x.
 // gallery: 11
+// fixed: mat<float, d_e<16>, l_z<8>>& out => mat<float, d_e<16>, l_x<8>>& out
 // covers: nn::forward[MHAttention](Vt X)
 // expect: in::Algorithm_5_MHAttention
 // first-error: V_tilde_cols<typeformer::l_z<8>, X_cols<typeformer::l_x<8>

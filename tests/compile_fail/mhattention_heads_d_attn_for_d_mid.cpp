@@ -2,6 +2,7 @@
 // Q is [Q^1; …; Q^H] (H·d_attn, l_x) and Y is [Y^1; …; Y^H] (H·d_mid, l_x); d_attn = d_mid = 16,
 // so head<0>(Q) has the right size for Y^0, and the wrong meaning.
 // Fix: head<0>(Y), the value stack's block.
+// fixed: mat<float, prod<H<2>, d_attn<16>>, l_x<8>>& Q => mat<float, prod<H<2>, d_mid<16>>, l_x<8>>& Q
 // covers: matmul(c a)
 // expect: in::matmul
 // first-error: C_rows<typeformer::d_attn<16>, A_rows<typeformer::d_mid<16>

@@ -2,6 +2,7 @@
 // The MLP maps (d_e, l_x) to (d_e, l_x); ∂loss/∂Y has Y's shape, while the (d_mlp, l_x) gradient is
 // the block's own working memory (its scratch).
 // Fix: backward(mlp, X, dY, dX, grads, cache, scratch) with dY (d_e, l_x).
+// fixed: const mat<float, d_mlp<64>, l_x<8>>& dH => const mat<float, d_e<16>, l_x<8>>& dH
 // covers: nn::backward[mlp](dY X)
 // expect: in::MLP_backward
 // first-error: dY_rows<typeformer::d_mlp<64>, X_rows<typeformer::d_e<16>

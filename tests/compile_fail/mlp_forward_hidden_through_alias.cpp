@@ -5,6 +5,7 @@
 // names d_mlp and d_e.
 // Fix: forward(mlp, X_tilde, Y, cache) with X̃ (d_e, l_x).
 // gallery: 13
+// fixed: void block(const MLP& mlp, const hidden& H, => void block(const MLP& mlp, const stream& H,
 // covers: nn::forward[mlp](X p)
 // expect: in::MLP
 // first-error: X_rows<typeformer::d_mlp<128>, W_1_cols<typeformer::d_e<32>

@@ -3,6 +3,7 @@
 // cache, R) computes Y = R + MLP(X̃), and R is the stream before the block (d_e, l_x), not the
 // MLP's own (d_mlp, l_x) activations.
 // Fix: forward(mlp, X_tilde, Y, cache, X) with X the block's input stream (d_e, l_x).
+// fixed: tf::nn::forward(mlp, X_tilde, Y, c, c.act); => tf::nn::forward(mlp, X_tilde, Y, c, X_tilde);
 // covers: nn::forward[mlp](R p)
 // expect: in::MLP
 // first-error: R_rows<typeformer::d_mlp<32>, W_2_rows<typeformer::d_e<8>

@@ -2,6 +2,7 @@
 // Inputs are passed as mat_view<const T, ...>; passing one as the output C of matmul is rejected at
 // the call.
 // Fix: a writable output (mat, or mat_view<float, ...>).
+// fixed: mat_view<const float, d_attn<16>, l_x<4>> Q => mat_view<float, d_attn<16>, l_x<4>> Q
 // covers: matmul(c)
 // expect: in::matmul
 // first-error: C_is_read_only<typeformer::mat_view<const float, typeformer::d_attn<16>

@@ -3,6 +3,7 @@
 // capacity (6) but the wrong sequence.
 // Fix: K over l_z: mat<float, d_attn<16>, l_z<6>>.
 // gallery: 5
+// fixed: mat<float, d_attn<16>, l_x<6>>& K => mat<float, d_attn<16>, l_z<6>>& K
 // covers: matmul(c b)
 // expect: in::matmul
 // first-error: C_cols<typeformer::l_x<6>, B_cols<typeformer::l_z<6>

@@ -2,6 +2,7 @@
 // prefill runs the prompt through Algorithm 10 token by token; the prompt's type says N_V = 259,
 // the model's W_e has 64 columns.
 // Fix: tokens of the model's vocabulary.
+// fixed: tf::tokenize::tokens<tf::N_V<259>>& p => tf::tokenize::tokens<tf::N_V<64>>& p
 // covers: prefill(prompt m)
 // expect: in::prefill
 // first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<64>

@@ -4,6 +4,7 @@
 // into 256 (a heap overflow under -DNDEBUG).
 // Fix: a vec<float, N_V<259>> (the model's traits::N_V).
 // fourteen: 6 probabilities(cache, P) with P over another vocabulary (compiled, then overflowed)
+// fixed: tf::vec<float, tf::N_V<256>>& P => tf::vec<float, tf::N_V<259>>& P
 // covers: probabilities(P c)
 // expect: in::probabilities
 // first-error: P_rows<typeformer::N_V<256>, logits_rows<typeformer::N_V<259>

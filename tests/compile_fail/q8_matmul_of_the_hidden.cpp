@@ -2,6 +2,7 @@
 // The MLP's first product W¹_mlp X maps the stream X (d_e, ℓ) to d_mlp; its input has d_e rows,
 // its int8 form's columns.
 // Fix: matmul(W_1q, X, pre) with X (d_e, l_x).
+// fixed: const mat<float, d_mlp<128>, l_x<8>>& H => const mat<float, d_e<32>, l_x<8>>& H
 // covers: matmul(Wq B)
 // expect: in::q8_matmul
 // first-error: B_rows<typeformer::d_mlp<128>, Wq_cols<typeformer::d_e<32>

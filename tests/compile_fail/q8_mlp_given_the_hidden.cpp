@@ -2,6 +2,7 @@
 // The int8 MLP computes what the float one does, W_2·GELU(W_1 X + b_1) + b_2 over the stream X
 // (d_e, ℓ).
 // Fix: the stream (d_e, l_x) as X.
+// fixed: const tf::mat<float, tf::d_mlp<128>, tf::l_x<8>>& H => const stream& H
 // covers: nn::forward[q8_mlp](X p)
 // expect: in::MLP
 // first-error: X_rows<typeformer::d_mlp<128>, W_1_cols<typeformer::d_e<32>

@@ -3,6 +3,7 @@
 // (kv_cache, DInference) are Algorithm 10's.
 // Fix: q8<DTransformer<float, cfg>>, or keep the ETransformer in float.
 // fourteen: 13 q8<ETransformer>, an architecture with no int8 form (was a bare incomplete type)
+// fixed: using bert = tf::ETransformer<float, small>; => using bert = tf::DTransformer<float, small>;
 // covers: q8(Model)
 // expect: in::q8
 // first-error: model<typeformer::ETransformer<float, small>, needed<typeformer::DTransformer<float, small>

@@ -3,6 +3,7 @@
 // (and it is the tied W_u). quantize(W, Wq) keeps W's rows as Wq's rows.
 // Fix: quantize_transposed(W_e, Wq) writes Wq ← W_eᵀ.
 // fourteen: 9 quantize with no declared fallback (W_e into the token-row table)
+// fixed: quantize(W_e, Wq); => quantize_transposed(W_e, Wq);
 // covers: quantize(W Wq)
 // expect: in::quantize
 // first-error: W_rows<typeformer::d_e<32>, Wq_rows<typeformer::N_V<64>

@@ -2,6 +2,7 @@
 // quantize(m, q) writes the int8 form of a DTransformer<float, cfg>: an ETransformer's layers are
 // post-norm and it has W_f, so its weights have no place in that q.
 // Fix: quantize a DTransformer<float, small>; keep the ETransformer in float.
+// fixed: const tf::ETransformer<float, small>& model => const tf::DTransformer<float, small>& model
 // covers: quantize(m)
 // expect: in::quantize
 // first-error: model<typeformer::ETransformer<float, small>, needed<typeformer::DTransformer<float, small>

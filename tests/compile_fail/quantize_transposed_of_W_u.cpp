@@ -2,6 +2,7 @@
 // quantize_transposed writes Wq ← Wᵀ for W_e (d_e, N_V), whose rows become tokens; W_u is already
 // (N_V, d_e), one row per token.
 // Fix: quantize(W_u, Wq).
+// fixed: quantize_transposed(W_u, Wq); => quantize(W_u, Wq);
 // covers: quantize_transposed(W Wq)
 // expect: in::quantize_transposed
 // first-error: W_rows<typeformer::N_V<64>, Wq_cols<typeformer::d_e<32>

@@ -2,6 +2,7 @@
 // Only DTransformer<float, cfg> has an int8 form; q8<Model> says so with a shape_error, the class
 // template itself is only declared for other models.
 // Fix: q8<Model> names the int8 form (and says what it needs); keep the ETransformer in float.
+// fixed: quantized<typeformer::ETransformer<float, tiny>> => quantized<typeformer::DTransformer<float, tiny>>
 // covers: quantized(Model)
 // expect: quantized<typeformer::ETransformer<float, tiny>
 // first-error: quantized<typeformer::ETransformer<float, tiny>

@@ -3,6 +3,7 @@
 // (DESIGN's tiny GPT) the sizes agree, but Q ← W_q X is the queries' stack and W_v X the values'.
 // Fix: matmul(attn.W_q, X, Q), or a (H·d_mid, l_x) matrix for W_v X.
 // gallery: 14
+// fixed: tf::matmul(attn.W_v, X, Q); => tf::matmul(attn.W_q, X, Q);
 // covers: matmul(c a)
 // expect: in::matmul
 // first-error: C_rows<typeformer::prod<typeformer::H<2>, typeformer::d_attn<16>, A_rows<typeformer::prod<typeformer::H<2>, typeformer::d_mid<16>

@@ -2,6 +2,7 @@
 // l_x<8> holds up to 8 tokens, l_max<8> is exactly 8 positions (W_p's columns); relabel keeps a
 // fixed dimension fixed and a length a length.
 // Fix: positions of W_p are taken as X's length by the embedding itself (nn::embed).
+// fixed: relabel<d_e<16>, l_max<8>>(X) => relabel<d_e<16>, l_z<8>>(X)
 // covers: relabel(m)
 // expect: in::relabel
 // first-error: relabel_from<typeformer::l_x<8>, relabel_to<typeformer::l_max<8>

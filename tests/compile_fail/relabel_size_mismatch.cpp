@@ -2,6 +2,7 @@
 // relabel is the explicit way to change a dimension's meaning, and only between equal sizes.
 // Fix: relabel only between dimensions of the same size (and heads with head<h>).
 // gallery: 19
+// fixed: relabel<d_mid<32>, l_x<8>>(K) => relabel<d_mid<64>, l_x<8>>(K)
 // covers: relabel(m)
 // expect: in::relabel
 // first-error: relabel_from<typeformer::d_attn<64>, relabel_to<typeformer::d_mid<32>

@@ -2,6 +2,7 @@
 // dX += dY ⊙ [X > 0] is elementwise over the MLP's pre-activations (d_mlp, ℓ); the stream's
 // gradient comes after W_1ᵀ.
 // Fix: a (d_mlp, l_x) gradient, then matmul_add(transpose(W_1), d_pre, dX).
+// fixed: mat<float, d_e<16>, l_x<8>>& dX => mat<float, d_mlp<32>, l_x<8>>& dX
 // covers: relu_backward(dx x)
 // expect: in::relu_backward
 // first-error: dX_rows<typeformer::d_e<16>, X_rows<typeformer::d_mlp<32>

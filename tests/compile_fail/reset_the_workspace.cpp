@@ -2,6 +2,7 @@
 // reset forgets the tokens a KV cache holds (its K, V per layer); the forward pass's workspace
 // keeps nothing between calls.
 // Fix: tf::reset(cache) of the model's kv_cache.
+// fixed: tf::inference_workspace<tf::DTransformer<float, tiny>>& ws => tf::kv_cache<tf::DTransformer<float, tiny>>& ws
 // covers: reset(c)
 // expect: in::reset
 // first-error: workspace_of<typeformer::DTransformer<float, tiny>, needed<typeformer::kv_cache<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // The cache holds 1/rms of each column of the forward's X; X (d_e, l_x) needs the cache made for
 // l_x, not the one made for l_z (same capacity, another sequence).
 // Fix: the cache of this forward, rms_norm<...>::cache<l_x<8>>.
+// fixed: const norm::cache<l_z<8>>& c => const norm::cache<l_x<8>>& c
 // covers: nn::backward[rms_norm](c X)
 // expect: in::RMSnorm_backward
 // first-error: cache_given<, cache<typeformer::l_z<8>, cache_expected<, cache<typeformer::l_x<8>

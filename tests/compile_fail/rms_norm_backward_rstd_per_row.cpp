@@ -2,6 +2,7 @@
 // rms_norm computes one rstd_t = 1/sqrt(mean(x_t²) + ε) per column t of X (d_e, ℓ): ℓ of them, not
 // d_e.
 // Fix: the forward's rstd, a vec over l_x.
+// fixed: const vec<float, d_e<32>>& rstd => const vec<float, l_x<8>>& rstd
 // covers: rms_norm_backward(rstd x)
 // expect: in::rms_norm_kernel_backward
 // first-error: rstd_rows<typeformer::d_e<32>, X_cols<typeformer::l_x<8>

@@ -2,6 +2,7 @@
 // A checkpoint holds the model's parameters and its training state; the workspace holds
 // activations, recomputed by the next forward pass.
 // Fix: save_checkpoint(path, model, st, opt).
+// fixed: const tf::training_workspace<gpt>& ws => const gpt& ws
 // covers: io::save_checkpoint(model)
 // expect: in::save_checkpoint
 // first-error: model<typeformer::workspace<typeformer::DTransformer<float, tiny>

@@ -1,6 +1,7 @@
 // Mistake: the file image of a model held by a std::shared_ptr.
 // save_state writes the model's named tensors; the shared_ptr holds the model.
 // Fix: save_state(*model).
+// fixed: tf::io::save_state(model) => tf::io::save_state(*model)
 // covers: io::save_state(model)
 // expect: in::save_state
 // first-error: model<std::shared_ptr<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

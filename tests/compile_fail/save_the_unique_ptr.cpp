@@ -2,6 +2,7 @@
 // save writes the model's named tensors to safetensors; the unique_ptr holds the model, it is not
 // one.
 // Fix: tf::save(*model, path).
+// fixed: tf::save(model, => tf::save(*model,
 // covers: io::save(model)
 // expect: in::save
 // first-error: model<std::unique_ptr<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // scale_params multiplies every scalar of a model (θ ← a·θ); a pointer holds the model's address,
 // not its tensors.
 // Fix: scale_params(*p, a).
+// fixed: tf::scale_params(model, => tf::scale_params(*model,
 // covers: scale_params(x)
 // expect: in::scale_params
 // first-error: model<typeformer::DTransformer<float, tiny>*, needed<typeformer::DTransformer<float, tiny>

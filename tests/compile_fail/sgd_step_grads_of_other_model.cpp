@@ -3,6 +3,7 @@
 // both models and the first dimension in which they differ (d_e).
 // Fix: the gradient of this model.
 // gallery: 16
+// fixed: typeformer::DTransformer<float, wide>& grads => typeformer::DTransformer<float, tiny>& grads
 // covers: sgd_step(grads model)
 // expect: in::sgd_step
 // first-error: grads<typeformer::DTransformer<float, wide>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::d_e<64>, typeformer::d_e<32>

@@ -2,6 +2,7 @@
 // step_workspace<Model, S> is laid out for the trainable part S: LoRA's holds its adapters' (r, ℓ)
 // buffers, which a gains-and-biases workspace has not, so it serves only parts of its own S.
 // Fix: step_workspace<DTransformer<float, tiny>, train_lora<4>>.
+// fixed: step_workspace<gpt, train_gains_biases>& ws => step_workspace<gpt, train_lora<4>>& ws
 // covers: sgd_step_in_place(ws tr)
 // expect: in::sgd_step_in_place
 // first-error: workspace_trains<typeformer::train_gains_biases>, part_trains<typeformer::train_lora<4

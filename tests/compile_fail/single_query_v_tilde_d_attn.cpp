@@ -3,6 +3,7 @@
 // 16 here.
 // Fix: ṽ over d_out.
 // gallery: 8
+// fixed: vec<float, d_attn<16>>& v_tilde => vec<float, d_out<16>>& v_tilde
 // covers: nn::forward[Attention](v_tilde p)
 // expect: in::Algorithm_3_single_query_attention
 // first-error: v_tilde_rows<typeformer::d_attn<16>, W_v_rows<typeformer::d_out<16>

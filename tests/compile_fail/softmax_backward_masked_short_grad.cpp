@@ -2,6 +2,7 @@
 // count of another batch), with the forward's mask passed along.
 // A = softmax(S) is (l_z, l_x); dS must have A's shape, here it is (l_z, l_x<6>).
 // Fix: dS (l_z, l_x) of the same length type as A.
+// fixed: mat<float, l_z<8>, l_x<6>>& dS => mat<float, l_z<8>, l_x<8>>& dS
 // covers: softmax_columns_backward(ds a)
 // expect: in::softmax_columns_backward
 // first-error: dS_cols<typeformer::l_x<6>, A_cols<typeformer::l_x<8>

@@ -3,6 +3,7 @@
 // over the context. One query's scores are a vec (Algorithm 3's softmax), not a matrix.
 // Fix: keep the scores as a (l_z, 1) matrix, or use nn::forward of single_query_attention
 // (Algorithm 3).
+// fixed: vec<float, l_z<8>>& s => mat<float, l_z<8>, l_x<1>>& s
 // covers: softmax_columns(s)
 // expect: in::softmax_columns
 // first-error: S_is_not_a_matrix<typeformer::vec<float, typeformer::l_z<8>

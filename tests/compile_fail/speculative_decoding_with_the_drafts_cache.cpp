@@ -3,6 +3,7 @@
 // target two.
 // Fix: one kv_cache per model; verify the draft's tokens with the target's own cache.
 // fourteen: 1 speculative decoding with the draft's KV cache
+// fixed: tf::kv_cache<tf::DTransformer<float, draft>>& draft_cache => tf::kv_cache<tf::DTransformer<float, tiny>>& draft_cache
 // covers: try_append(c m)
 // expect: in::try_append
 // first-error: kv_cache_of<typeformer::DTransformer<float, draft>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::L<1>, typeformer::L<2>

@@ -2,6 +2,7 @@
 // Algorithm 5 splits the stacked Q, K, V and Y (H·d, ℓ) into heads; the output W_o Y + b_o is
 // (d_e, ℓ), the heads already merged by W_o.
 // Fix: split_heads of the (H·d_mid, l_x) stack Y, before W_o.
+// fixed: mat<float, d_e<32>, l_x<8>>& V_tilde => mat<float, prod<H<2>, d_mid<16>>, l_x<8>>& V_tilde
 // covers: split_heads(y)
 // expect: in::split_heads
 // first-error: Y_rows<typeformer::d_e<32>, needed<typeformer::stacked_heads

@@ -2,6 +2,7 @@
 // step_training_state runs Algorithm 13 over train/step.hpp's step, which is a DTransformer's
 // (Algorithm 10): an ETransformer trains with Algorithm 12 (ETraining) and training_state.
 // Fix: training_state<ETransformer<float, tiny>> with ETraining, or a DTransformer.
+// fixed: using bert = tf::ETransformer<float, tiny>; => using bert = tf::DTransformer<float, tiny>;
 // covers: step_training_state(Model)
 // expect: in::step_training_state
 // first-error: model<typeformer::ETransformer<float, tiny> >, needed<typeformer::DTransformer<float, tiny> >

@@ -2,6 +2,7 @@
 // train/step.hpp's step (in-place SGD, recomputed activations, the partial modes) is Algorithm 10's,
 // a DTransformer's: its workspace is laid out for a unidirectional stack and next-token targets.
 // Fix: ETraining with training_state<ETransformer<float, tiny>> (every parameter), or a DTransformer.
+// fixed: using bert = tf::ETransformer<float, tiny>; => using bert = tf::DTransformer<float, tiny>;
 // covers: step_workspace(Model)
 // expect: in::step_workspace
 // first-error: model<typeformer::ETransformer<float, tiny> >, needed<typeformer::DTransformer<float, tiny> >

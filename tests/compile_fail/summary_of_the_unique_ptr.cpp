@@ -2,6 +2,7 @@
 // summary lists the model's tensors with their named shapes (W_q (H·d_attn, d_e) = (2·16, 32), …);
 // the unique_ptr holds the model.
 // Fix: tf::summary(*model).
+// fixed: tf::summary(model) => tf::summary(*model)
 // covers: summary(model)
 // expect: in::summary
 // first-error: model<std::unique_ptr<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // With W_u = W_eᵀ the unembedding's weight gradient is the token embedding's (d_e, N_V), added to
 // what Algorithm 1's backward gives it; W_p (d_e, l_max) is another tensor.
 // Fix: the token embedding's gradient.
+// fixed: positional_embedding<float, d_e<32>, l_max<32>>& dpe => TE& dpe
 // covers: nn::backward[tied_unembedding](te_grads te)
 // expect: in::Algorithm_7_unembedding_backward
 // first-error: grads<typeformer::nn::positional_embedding<float, typeformer::d_e<32>, typeformer::l_max<32>, block<typeformer::nn::token_embedding<float, typeformer::d_e<32>, typeformer::N_V<64>

@@ -1,6 +1,7 @@
 // Mistake: tied unembedding (W_u = W_eᵀ) writing its logits into a (d_e, l_x) matrix.
 // W_eᵀ X has one row per vocabulary entry: (N_V, l_x).
 // Fix: logits (N_V, l_x).
+// fixed: mat<float, d_e<32>, l_x<8>>& logits => mat<float, N_V<64>, l_x<8>>& logits
 // covers: nn::forward[tied_unembedding](logits te)
 // expect: in::Algorithm_7_unembedding
 // first-error: logits_rows<typeformer::d_e<32>, W_e_cols<typeformer::N_V<64>

@@ -3,6 +3,7 @@
 // biases, the last layers); adapters are new parameters ΔW = (α/r)·B·A, which start from
 // init_lora (B = 0, so the adapted model starts as the base).
 // Fix: init_lora(adapters, seed).
+// fixed: trainable_from(base, adapters); => (void)base; init_lora(adapters, 7);
 // covers: trainable_from(tr)
 // expect: in::trainable_from
 // first-error: part_trains<typeformer::train_lora<4, (typeformer::lora_target)5, 4> >, needed<typeformer::init_lora_instead>

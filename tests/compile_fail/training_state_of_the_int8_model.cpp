@@ -2,6 +2,7 @@
 // int8 weights have no gradient here: training updates float weights (θ ← θ − η∇), and the int8
 // form is computed from them afterwards (quantize).
 // Fix: train the float model (training_state<Model>), then quantize(model, q).
+// fixed: tf::training_state<tf::q8<tf::DTransformer<float, tiny>>> => tf::training_state<tf::DTransformer<float, tiny>>
 // covers: training_state(Model)
 // expect: in::training_state
 // first-error: q8_of<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // Backward needs the activations of float weights to differentiate; the int8 model is for
 // inference.
 // Fix: training_workspace<Model> of the float model.
+// fixed: tf::training_workspace<tf::q8<tf::DTransformer<float, tiny>>> => tf::training_workspace<tf::DTransformer<float, tiny>>
 // covers: training_workspace(Model)
 // expect: training_workspace<typeformer::quantized<typeformer::DTransformer<float, tiny>
 // first-error: training_workspace<typeformer::quantized<typeformer::DTransformer<float, tiny>

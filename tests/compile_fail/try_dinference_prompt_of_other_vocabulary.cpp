@@ -2,6 +2,7 @@
 // DInference samples from P̂(x[t+1] | x[1:t]) over the model's 64 tokens; the prompt's type says
 // 259.
 // Fix: a prompt of the model's vocabulary.
+// fixed: tf::tokenize::tokens<tf::N_V<259>>& prompt => tf::tokenize::tokens<tf::N_V<64>>& prompt
 // covers: try_DInference(x model)
 // expect: in::Algorithm_14_DInference
 // first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<64>

@@ -2,6 +2,7 @@
 // EDInference encodes the context z (Algorithm 8, lines 1–9) and decodes against it; a
 // DTransformer has no encoder.
 // Fix: an EDTransformer, or try_DInference for the GPT.
+// fixed: using gpt = tf::DTransformer<float, tiny>; => using gpt = tf::EDTransformer<float, tiny>;
 // covers: try_EDInference(model)
 // expect: in::Algorithm_15_EDInference
 // first-error: model<typeformer::DTransformer<float, tiny>, needed<typeformer::EDTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // try_encode computes Z and every decoder layer's cross-attention K, V into the cache: the cache's
 // (H·d_attn, l_z) blocks belong to the model it was made for.
 // Fix: kv_cache<Model> of this model.
+// fixed: tf::kv_cache<tf::EDTransformer<float, wider>>& cache => tf::kv_cache<tf::EDTransformer<float, translator>>& cache
 // covers: try_encode(c m)
 // expect: in::try_encode
 // first-error: kv_cache_of<typeformer::EDTransformer<float, wider>, model<typeformer::EDTransformer<float, translator>, first_difference<typeformer::d_e<32>, typeformer::d_e<16>

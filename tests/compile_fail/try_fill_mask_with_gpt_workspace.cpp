@@ -2,6 +2,7 @@
 // An ETransformer's workspace holds its post-norm layers' activations and the (d_f, ℓ) projection;
 // a DTransformer's has neither.
 // Fix: inference_workspace<ETransformer<float, tiny>>.
+// fixed: tf::inference_workspace<tf::DTransformer<float, tiny>>& ws => tf::inference_workspace<tf::ETransformer<float, tiny>>& ws
 // covers: try_fill_mask(ws model)
 // expect: in::fill_mask
 // first-error: workspace_of<typeformer::DTransformer<float, tiny>, model<typeformer::ETransformer<float, tiny>

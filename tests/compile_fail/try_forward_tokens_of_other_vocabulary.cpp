@@ -2,6 +2,7 @@
 // try_forward checks ids at run time, but a typed sequence says its vocabulary in its type: N_V =
 // 259 against the model's 64.
 // Fix: tokens of the model's vocabulary (tokenize::for_model<Model>).
+// fixed: tf::tokenize::tokens<tf::N_V<259>>& x => tf::tokenize::tokens<tf::N_V<64>>& x
 // covers: try_forward(x model)
 // expect: in::try_forward
 // first-error: tokens_of<typeformer::N_V<259>, model_N_V<typeformer::N_V<64>

@@ -1,6 +1,7 @@
 // Mistake: importing GPT-2's weights (status form) into a std::unique_ptr.
 // The importer maps GPT-2's tensors onto the model's; the pointer holds the model.
 // Fix: try_import_hf_gpt2(*model, path).
+// fixed: try_import_hf_gpt2(model, => try_import_hf_gpt2(*model,
 // covers: io::try_import_hf_gpt2(model)
 // expect: in::try_import_hf_gpt2
 // first-error: model<std::unique_ptr<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // nanoGPT is a decoder-only GPT (Algorithm 10); an EDTransformer (Algorithm 8) has an encoder and
 // cross-attention that nanoGPT's file does not have.
 // Fix: a DTransformer with nanoGPT's configuration.
+// fixed: tf::EDTransformer<float, tiny>& model => tf::DTransformer<float, tiny>& model
 // covers: io::try_import_nanogpt(model)
 // expect: in::try_import_nanogpt
 // first-error: model<typeformer::EDTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // A checkpoint restores the parameters, Adam's m and v, the step counters and the generator: a
 // training_state<Model> holds all of them, adam_state only the moments.
 // Fix: a training_state<Model>.
+// fixed: tf::adam_state<gpt>& st => tf::training_state<gpt>& st
 // covers: io::try_load_checkpoint(st model)
 // expect: in::try_load_checkpoint
 // first-error: adam_state_of<typeformer::DTransformer<float, tiny>, needed<typeformer::training_state<typeformer::DTransformer<float, tiny>

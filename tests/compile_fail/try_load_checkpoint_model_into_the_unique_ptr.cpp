@@ -2,6 +2,7 @@
 // try_load_checkpoint_model fills the model's tensors from the checkpoint; the pointer holds the
 // model.
 // Fix: try_load_checkpoint_model(path, *model).
+// fixed: ("run.ckpt", model) => ("run.ckpt", *model)
 // covers: io::try_load_checkpoint_model(model)
 // expect: in::try_load_checkpoint_model
 // first-error: model<std::unique_ptr<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

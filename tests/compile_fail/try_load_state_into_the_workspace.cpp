@@ -2,6 +2,7 @@
 // The image holds parameters by name (W_e, layers.0.attn.W_q, …): the model's, not the activations
 // a workspace holds.
 // Fix: try_load_state(model, bytes).
+// fixed: tf::inference_workspace<tf::DTransformer<float, tiny>>& ws => tf::DTransformer<float, tiny>& ws
 // covers: io::try_load_state(model)
 // expect: in::try_load_state
 // first-error: model<typeformer::workspace<typeformer::DTransformer<float, tiny>, needed<typeformer::model_parameters

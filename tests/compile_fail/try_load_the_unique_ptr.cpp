@@ -1,6 +1,7 @@
 // Mistake: loading weights (status form) into a model held by a std::unique_ptr.
 // try_load fills the model's named tensors from a safetensors file; the pointer holds the model.
 // Fix: tf::io::try_load(*model, path).
+// fixed: try_load(model, => try_load(*model,
 // covers: io::try_load(model)
 // expect: in::try_load
 // first-error: model<std::unique_ptr<typeformer::DTransformer<float, tiny>, needed<typeformer::DTransformer<float, tiny>

@@ -2,6 +2,7 @@
 // A workspace holds the activations of its model at l_max: a model with d_e = 64 has (64, ℓ)
 // streams where this one's are (32, ℓ).
 // Fix: a workspace of the same model type.
+// fixed: tf::inference_workspace<tf::DTransformer<float, wide>>& ws => tf::inference_workspace<tf::DTransformer<float, tiny>>& ws
 // covers: try_logits(ws model)
 // expect: in::try_logits
 // first-error: workspace_of<typeformer::DTransformer<float, wide>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::d_e<64>, typeformer::d_e<32>

@@ -2,6 +2,7 @@
 // A checkpoint holds the model's parameters and the state's Adam moments, which have the model's
 // type; a wider model's m and v have other shapes.
 // Fix: the training_state<Model> of this model.
+// fixed: tf::training_state<tf::DTransformer<float, wide>>& st => tf::training_state<tf::DTransformer<float, tiny>>& st
 // covers: io::try_save_checkpoint(st model)
 // expect: in::try_save_checkpoint
 // first-error: training_state_of<typeformer::DTransformer<float, wide>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::d_e<64>, typeformer::d_e<32>

@@ -2,6 +2,7 @@
 // A safetensors file of typeformer holds parameters by name; a KV cache holds one sequence's keys
 // and values, rebuilt by prefill.
 // Fix: save the model; keep the tokens (cache.tokens()) and prefill again.
+// fixed: const tf::kv_cache<tf::DTransformer<float, tiny>>& cache => const tf::DTransformer<float, tiny>& cache
 // covers: io::try_save(model)
 // expect: in::try_save
 // first-error: model<typeformer::kv_cache<typeformer::DTransformer<float, tiny>, needed<typeformer::model_parameters

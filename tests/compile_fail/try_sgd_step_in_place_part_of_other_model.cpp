@@ -2,6 +2,7 @@
 // trainable<Model, S> holds Model's gains and biases; one of a model with a wider d_e does not
 // fit the base's layers, and the error names the first dimension in which the two differ.
 // Fix: trainable<DTransformer<float, tiny>, train_gains_biases>.
+// fixed: trainable<DTransformer<float, wide>, train_gains_biases>& part => trainable<DTransformer<float, tiny>, train_gains_biases>& part
 // covers: try_sgd_step_in_place(tr base)
 // expect: in::try_sgd_step_in_place
 // first-error: part_of<typeformer::DTransformer<float, wide>, model<typeformer::DTransformer<float, tiny>, first_difference<typeformer::d_e<64>, typeformer::d_e<32>

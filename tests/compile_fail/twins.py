@@ -14,7 +14,8 @@ well-formed program has no first error to stop at, and any twin that does not co
 test with its namespace in the message. So a case proves its mistake is the only thing wrong
 with it: everything else in it compiles once the mistake is mended.
 
-  twins.py --out FILE     write the twins' translation unit (exit 1 if a replacement is not there)
+  twins.py --out FILE     write the twins' translation unit (exit 1 if a case has no `// fixed:`
+                          line or a replacement is not there)
   twins.py --list         the cases without a `// fixed:` line
 """
 import argparse
@@ -66,12 +67,14 @@ def main():
     if a.list:
         print("\n".join(p.stem for p in cases() if twin(p) is None))
         return
+    missing = [p.stem for p in cases() if twin(p) is None]
+    if missing:  # every case has its twin: a new one cannot land without its `// fixed:` line
+        sys.exit("twins.py: these cases have no `// fixed: old => new` line (their well-formed "
+                 "twin):\n  " + "\n  ".join(missing))
     includes = ["#include <typeformer/typeformer.hpp>"]
     parts = []
     for p in cases():
         t = twin(p)
-        if t is None:
-            continue
         includes += [i for i in t[0] if i not in includes]
         parts.append(f"// ---- {p.name}, mended ----\nnamespace twin_{p.stem} {{\n{t[1].strip()}\n}}  "
                      f"// namespace twin_{p.stem}\n")

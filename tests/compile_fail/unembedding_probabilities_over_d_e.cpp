@@ -2,6 +2,7 @@
 // P = softmax(W_u X) has W_u's N_V rows: one probability per token of the vocabulary, per
 // position.
 // Fix: a (N_V, l_x) P.
+// fixed: mat<float, d_e<32>, l_x<8>>& P => mat<float, N_V<64>, l_x<8>>& P
 // covers: nn::probabilities[unembedding](P p)
 // expect: in::Algorithm_7_probabilities
 // first-error: P_rows<typeformer::d_e<32>, W_u_rows<typeformer::N_V<64>

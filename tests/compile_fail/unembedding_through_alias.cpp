@@ -2,6 +2,7 @@
 // Algorithm 7: p = softmax(W_u e) with W_u (N_V, d_e); the message names d_mlp and d_e although the
 // program calls the block U.
 // Fix: the final layer norm's output (d_e, l_x).
+// fixed: using activations = tf::mat<float, tf::d_mlp<128>, tf::l_x<8>>; => using activations = tf::mat<float, tf::d_e<32>, tf::l_x<8>>;
 // covers: nn::forward[unembedding](X p)
 // expect: in::Algorithm_7_unembedding
 // first-error: X_rows<typeformer::d_mlp<128>, W_u_cols<typeformer::d_e<32>

@@ -2,6 +2,7 @@
 // workspace<Model, Kind> holds a model's activations; the KV cache is another object of the
 // model's, with its own working memory.
 // Fix: workspace<Model, workspace_kind::inference> (inference_workspace<Model>).
+// fixed: tf::workspace<tf::kv_cache<gpt>, => tf::workspace<gpt,
 // covers: workspace(Model)
 // expect: workspace<typeformer::kv_cache<typeformer::DTransformer<float, tiny>
 // first-error: workspace<typeformer::kv_cache<typeformer::DTransformer<float, tiny>

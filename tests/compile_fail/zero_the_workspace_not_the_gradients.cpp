@@ -2,6 +2,7 @@
 // Backward accumulates into the gradients (∇ += …), which have the model's type; the workspace
 // holds the activations, not parameters, and is overwritten by each forward pass.
 // Fix: tf::zero(grads).
+// fixed: tf::training_workspace<tf::DTransformer<float, tiny>>& ws => tf::DTransformer<float, tiny>& ws
 // covers: zero(x)
 // expect: in::zero
 // first-error: model<typeformer::workspace<typeformer::DTransformer<float, tiny>, needed<typeformer::model_parameters
