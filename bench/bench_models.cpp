@@ -16,6 +16,11 @@
 //   decode/<cfg>/p:N  one new token at position N through the KV cache (N = 1, l_max/2,
 //                     l_max − 1: the cost must grow linearly with N). ours: kv_cache + try_append
 //                     (DInference's step); libtorch: its own K/V cache tensors in torch_peer.cpp
+//   blocks/<cfg>/1t   the train step's work on one thread, two ways: a user's loop of the public
+//                     building blocks (zero, loss_and_grad per sequence into one gradient, then
+//                     adam_step with the per-token mean as grad_scale) against DTraining with
+//                     training_state<Model, 1>, alternating; counters blocks_ms, dtraining_ms,
+//                     ratio = blocks_ms / dtraining_ms (issue 30, item 3)
 //   peak_fma/1core, peak_fma/all   the FMA loop of peak_fma.hpp on one and on every core
 //
 // Every benchmark is a pair, and its `…/torch:<threads>t` suffix names the libtorch threads.
@@ -44,6 +49,10 @@
 #include <vector>
 
 #include <typeformer/typeformer.hpp>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 #include "alloc_count.hpp"
 #include "configs.hpp"
@@ -102,6 +111,11 @@ struct setup {
 #if TYPEFORMER_BENCH_LIBTORCH
     std::unique_ptr<torch_gpt> peer;
 #endif
+    // blocks/<cfg>: a one-worker training state, and a user's own buffers for the same step
+    std::unique_ptr<tf::training_state<model_t<C>, 1>> train1;
+    std::unique_ptr<model_t<C>> grads;
+    std::unique_ptr<tf::adam_state<model_t<C>>> adam;
+    std::unique_ptr<tf::training_workspace<model_t<C>>> tws;
     bool prefilled = false;
 
     explicit setup(bool trainable) {
@@ -186,6 +200,46 @@ float ours_decode(setup<C>& s, std::size_t position) {
     return tf::logits(*s.cache)[0];
 }
 
+// The same step (B sequences, AdamW, per-token mean) from the public building blocks, as a user
+// writes Algorithm 13's loop: zero the gradient, add each sequence's, one AdamW step.
+// per_call: loss_and_grad's form without a workspace, which allocates one for each call.
+template <class C>
+float blocks_train(setup<C>& s, bool per_call) {
+    if (!s.grads) {
+        s.grads = std::make_unique<model_t<C>>();
+        s.adam = std::make_unique<tf::adam_state<model_t<C>>>();
+        s.tws = std::make_unique<tf::training_workspace<model_t<C>>>();
+    }
+    const tf::training_options opt = train_options();
+    tf::zero(*s.grads);
+    double loss = 0;
+    std::size_t tokens = 0;
+    for (const auto& x : s.seqs) {
+        const std::span<const tf::token> xs(x);
+        loss += per_call ? tf::loss_and_grad(*s.model, xs, *s.grads)
+                         : tf::loss_and_grad(*s.model, xs, *s.grads, *s.tws);
+        tokens += x.size() - 1;
+    }
+    tf::adam_step(*s.model, *s.grads, *s.adam,
+                  {.lr = opt.lr,
+                   .weight_decay = opt.weight_decay,
+                   .grad_scale = 1.0 / static_cast<double>(tokens)});
+    return static_cast<float>(loss / static_cast<double>(tokens));
+}
+
+template <class C>
+float dtraining_1t(setup<C>& s) {
+    if (!s.train1)
+        s.train1 = std::make_unique<tf::training_state<model_t<C>, 1>>();
+    float loss = 0;
+    if (tf::DTraining(*s.model, s.seqs, train_options(), *s.train1, [&](const tf::step_report& r) {
+            loss = static_cast<float>(r.loss);
+            return false;
+        }) != tf::status::ok)
+        std::abort();
+    return loss;
+}
+
 // ---- the pair: both sides per iteration, alternating which goes first ----
 
 struct side {
@@ -208,9 +262,16 @@ struct task_info {
     double tokens;  // per call
 };
 
+struct pair_names {
+    const char* ours = "ours";
+    const char* peer = "torch";
+    const char* ratio = "speedup";  // peer_ms / ours_ms
+    bool has_peer = TYPEFORMER_BENCH_LIBTORCH != 0;
+};
+
 template <class Ours, class Peer>
-void run_pair(benchmark::State& state, task_info info, int torch_threads, Ours&& ours,
-              Peer&& peer) {
+void run_pair(benchmark::State& state, task_info info, int torch_threads, Ours&& ours, Peer&& peer,
+              const pair_names& names = {}) {
 #if TYPEFORMER_BENCH_LIBTORCH
     torch_gpt::set_threads(torch_threads);
 #else
@@ -243,10 +304,10 @@ void run_pair(benchmark::State& state, task_info info, int torch_threads, Ours&&
         state.counters[std::string(who) + "_pct_peak"] = 100.0 * info.flops / t / g_peak_all;
         state.counters[std::string(who) + "_allocs"] = static_cast<double>(x.allocs) / N;
     };
-    put("ours", a, true);
-    put("torch", b, TYPEFORMER_BENCH_LIBTORCH != 0);
-    if (TYPEFORMER_BENCH_LIBTORCH)
-        state.counters["speedup"] = b.seconds / a.seconds;
+    put(names.ours, a, true);
+    put(names.peer, b, names.has_peer);
+    if (names.has_peer)
+        state.counters[names.ratio] = b.seconds / a.seconds;
 }
 
 #if TYPEFORMER_BENCH_LIBTORCH
@@ -261,6 +322,27 @@ void bm_train(benchmark::State& state) {
     run_pair(
         state, {flops_train_step<C>(), double(batch * C::l_max)}, static_cast<int>(state.range(0)),
         [&] { return ours_train(s); }, TYPEFORMER_BENCH_PEER(s.peer->train_step(s.seqs64.data())));
+}
+
+// Both sides on one thread (the OpenMP threads of the products too): the building blocks'
+// ratio is dtraining_ms / blocks_ms.
+template <class C>
+void bm_blocks(benchmark::State& state) {
+    auto& s = get<C>(true);
+#if defined(_OPENMP)
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+#endif
+    run_pair(
+        state, {flops_train_step<C>(), double(batch * C::l_max)}, 1,
+        [&] { return blocks_train(s, state.range(0) != 0); }, [&] { return dtraining_1t(s); },
+        {.ours = "blocks",
+         .peer = "dtraining",
+         .ratio = "dtraining_over_blocks",
+         .has_peer = true});
+#if defined(_OPENMP)
+    omp_set_num_threads(threads);
+#endif
 }
 
 template <class C>
@@ -302,6 +384,14 @@ void add_config(const std::string& name, bool trainable, std::size_t fwd_batch) 
 #if TYPEFORMER_BENCH_LIBTORCH
     threads = {1, 2};
 #endif
+    if (trainable)
+        for (const int per_call : {0, 1})
+            benchmark::RegisterBenchmark(
+                ("blocks/" + name + (per_call ? "/ws:per_call" : "/ws:own") + "/1t").c_str(),
+                bm_blocks<C>)
+                ->Arg(per_call)
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
     for (const int t : threads) {
         const std::string peer = "/torch:" + std::to_string(t) + "t";
         if (trainable)
