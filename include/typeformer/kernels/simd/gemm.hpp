@@ -11,7 +11,9 @@
 // strides swapped). A is copied into a small stack panel (≤ 32 KiB, contiguous, zero-padded
 // rows) so the micro-kernel streams it linearly (an A of at most 256 KiB, which stays in cache,
 // is read in place where its panel is whole batches); for Aᵀ the copy is the transposition (W × W
-// blocks, in registers on AVX-512). With 32 registers rows are cut into tiles of 3 batches
+// blocks, in registers on AVX-512), and a Bᵀ whose rows are far apart is copied the same way
+// (gemm_driver's pack_b). The tiles are chosen at compile time from xsimd's architecture tag
+// (gemm_tiles): 2×6 with 16 vector registers; with 32 rows are cut into tiles of 3 batches
 // that end in a 4- or 2-batch tile, never in a lone batch when m has more; a last batch of at
 // most W/4 rows runs without a tile (gemm_few_rows). The driver runs
 // column blocks (B's block in L2), row blocks (C's block in L2), KC-long k slices (A's panel in
@@ -33,28 +35,50 @@
 
 namespace typeformer::kernels::simd_impl {
 
-// Register tiles of MV batches of rows × gemm_nr<MV> columns of C. With 32 vector registers
-// (AVX-512, NEON64) the main tile is 3×8 (24 accumulators); a row remainder of 4 batches runs
-// as one 4×6 tile and one of 2 (or a lone batch) as 2×12 / 1×12, so e.g. 64 rows (d_mid = 64)
-// never fall to a tile that does one FMA per load. With 16 registers: 2×6, and 1×8.
-#if XSIMD_WITH_AVX512F || XSIMD_WITH_NEON64
-inline constexpr std::size_t gemm_mv = 3, gemm_mv_max = 4;
+// Vector registers of an instruction set, from xsimd's architecture tag: 32 with AVX-512 and
+// AArch64's NEON, 16 otherwise (AVX2, AVX, SSE, 32-bit NEON).
+template <class Arch>
+inline constexpr std::size_t vector_registers =
+    std::is_base_of_v<xsimd::avx512f, Arch> || std::is_base_of_v<xsimd::neon64, Arch> ? 32 : 16;
+
+// The register tiles of an instruction set, fixed at compile time by its architecture tag
+// (xsimd::default_arch: what -march enables), from which gemm_blocking sizes the blocks: tiles
+// of MV batches of rows × nr(MV) columns of C, and batches(nb), the batches of the next row
+// tile when nb batches of rows are left.
+//   16 registers: 2×6 (12 accumulators, 2 batches of A, 1 broadcast: BLIS's and OpenBLAS's
+//   Haswell tile, 6×16 in their row-major terms), and 1×8 for a lone batch.
+template <class Arch, std::size_t Registers = vector_registers<Arch>>
+struct gemm_tiles {
+    static constexpr std::size_t mv = 2, mv_max = 2;
+    static constexpr std::size_t nr(std::size_t MV) noexcept { return MV == 2 ? 6 : 8; }
+    static constexpr std::size_t batches(std::size_t nb) noexcept { return nb >= 2 ? 2 : 1; }
+};
+//   32 registers: 3×8 (24 accumulators); a row remainder of 4 batches runs as one 4×6 tile and
+//   one of 2 (or a lone batch) as 2×12 / 1×12, so e.g. 64 rows (d_mid = 64) never fall to a
+//   tile that does one FMA per load: 3s, ending in 4 or 2 (or 1).
+template <class Arch>
+struct gemm_tiles<Arch, 32> {
+    static constexpr std::size_t mv = 3, mv_max = 4;
+    static constexpr std::size_t nr(std::size_t MV) noexcept {
+        return MV == 4 ? 6 : MV == 3 ? 8 : 12;
+    }
+    static constexpr std::size_t batches(std::size_t nb) noexcept {
+        return nb == 4 || nb == 2 || nb == 1 ? nb : 3;
+    }
+};
+
+static_assert(vector_registers<xsimd::avx512bw> == 32 && vector_registers<xsimd::neon64> == 32 &&
+              vector_registers<xsimd::fma3<xsimd::avx2>> == 16 &&
+              vector_registers<xsimd::sse4_2> == 16);
+
+// This build's.
+using gemm_tile = gemm_tiles<xsimd::default_arch>;
+inline constexpr std::size_t gemm_mv = gemm_tile::mv, gemm_mv_max = gemm_tile::mv_max;
 template <std::size_t MV>
-inline constexpr std::size_t gemm_nr = MV == 4   ? 6
-                                       : MV == 3 ? 8
-                                                 : 12;
-// Batches of the next row tile when nb batches of rows are left: 3s, ending in 4 or 2 (or 1).
+inline constexpr std::size_t gemm_nr = gemm_tile::nr(MV);
 constexpr std::size_t gemm_tile_batches(std::size_t nb) noexcept {
-    return nb == 4 || nb == 2 || nb == 1 ? nb : 3;
+    return gemm_tile::batches(nb);
 }
-#else
-inline constexpr std::size_t gemm_mv = 2, gemm_mv_max = 2;
-template <std::size_t MV>
-inline constexpr std::size_t gemm_nr = MV == 2 ? 6 : 8;
-constexpr std::size_t gemm_tile_batches(std::size_t nb) noexcept {
-    return nb >= 2 ? 2 : 1;
-}
-#endif
 
 template <class T>
 struct gemm_blocking {
@@ -70,6 +94,11 @@ struct gemm_blocking {
     // Rows of C per block (MC × NC about 384 KiB for float): k runs inside a row block, so that
     // C block stays in L2 across the k slices instead of C being swept once per slice.
     static constexpr std::size_t MC = 4 * gemm_mv * W;
+    // A·Bᵀ with B's rows far apart (gemm_driver's pack_b): column blocks of NCP, B's kc × NCP
+    // block copied column by column into a stack buffer of about 48 KiB.
+    static constexpr std::size_t NCP_fit = 48 * 1024 / (KC * sizeof(T)) / 24 * 24;
+    static constexpr std::size_t NCP = NCP_fit < 24 ? 24 : NCP_fit;
+    static constexpr std::size_t KCP = (KC + W - 1) / W * W;  // the buffer's column stride
 };
 
 // Every accumulator of a register block set to 0 (unrolled: the block must stay in registers).
@@ -566,10 +595,24 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
     // An A larger than L2 comes from L3 or memory at each pack (a weight matrix of baby or gpt2,
     // read once per sequence): ask for the next panel's lines while the tiles run.
     const bool prefetch_a = m * k * sizeof(T) > 1024 * 1024;
+    // A·Bᵀ (the weight gradients dW = dY·Xᵀ): a tile reads one row of B per k step, brs apart.
+    // Up to 2 KiB the cores' stride prefetchers fetch those rows ahead; beyond (baby's
+    // mlp_down.dW: rows of X 6 KiB apart, which also fall into 2 of L1's 64 sets) every step waits
+    // for L2: 61–64% of the peak with the AVX2 tile. Then each (column block, k slice) of B is
+    // first copied column by column (a transposition, gemm_pack_at) into Bp, which the tiles read
+    // as they read A·B's B: 77%. The column blocks are narrower (NCP) so that Bp fits the stack,
+    // and A is packed once per block; both copies cost more than they gain at 2 KiB and below
+    // (baby's attn_out.dW, 1.5 KiB: 84 → 77%). Not under a band (attention's backward leaves
+    // B's entries past the band unwritten).
+    const bool pack_b = bcs == 1 && brs * sizeof(T) > 2048 && band.what == gemm_band::kind::none &&
+                        m >= 2 * gemm_mv * W && k >= 2 * W;
+    alignas(64) T Bp[blk::KCP * blk::NCP];
     for (std::size_t jc = 0, nc = 0; jc < n; jc += nc) {
         // The last block takes a remainder of up to NC/4 along: a block of 16 columns after 240
         // (baby's n = 256) would pack all of A again for a sixteenth of the work.
-        nc = n - jc <= blk::NC + blk::NC / 4 ? n - jc : blk::NC;
+        nc = pack_b                            ? (n - jc < blk::NCP ? n - jc : blk::NCP)
+             : n - jc <= blk::NC + blk::NC / 4 ? n - jc
+                                               : blk::NC;
         const gemm_band b = band.shifted(jc);
         const std::size_t mb_end = b.rows_upto(m, nc);  // rows wanted by the block's columns
         const std::size_t kb_first = b.k_first(k, 0), kb_last = b.k_last(k, nc);
@@ -583,6 +626,14 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                 const std::size_t plo = pc > kb_first ? pc : kb_first;
                 const std::size_t phi = k - pc < blk::KC ? k : pc + blk::KC;
                 const std::size_t kc = (phi < kb_last ? phi : kb_last) - plo;
+                const T* Bb = B + plo * brs + jc * bcs;  // the block's B(plo, 0), strides brs, bcs
+                std::size_t rs = brs, cs = bcs;
+                if (pack_b) {  // Bp[p + j·KCP] = B(plo + p, jc + j)
+                    gemm_pack_at(kc, nc, Bb, brs, Bp, blk::KCP / W);
+                    Bb = Bp;
+                    rs = 1;
+                    cs = blk::KCP;
+                }
                 for (std::size_t ir = 0; ir < mc;) {
                     const std::size_t i = ic + ir;
                     const std::size_t nv = gemm_tile_batches((mc - ir + W - 1) / W);
@@ -603,10 +654,10 @@ void gemm_driver(std::size_t m, std::size_t n, std::size_t k, const T* A, std::s
                         } else {
                             gemm_pack_a<T, NV()>(mb, kc, A + i + plo * lda, lda, Ap);
                         }
-                        gemm_panel<T, NV()>(nc, k, pc, plo, plo + kc, panel, panel_ld,
-                                            B + plo * brs + jc * bcs, brs, bcs, C + i + jc * ldc,
-                                            ldc, i, mb - (NV() - 1) * W, accumulate, b,
-                                            epilogue.empty() ? nullptr : &ep, prefetch_c, next);
+                        gemm_panel<T, NV()>(nc, k, pc, plo, plo + kc, panel, panel_ld, Bb, rs, cs,
+                                            C + i + jc * ldc, ldc, i, mb - (NV() - 1) * W,
+                                            accumulate, b, epilogue.empty() ? nullptr : &ep,
+                                            prefetch_c, next);
                     });
                     ir += mb;
                 }
