@@ -1,13 +1,14 @@
 """Runs a firmware image under qemu-system-arm and checks it; with --host, against the host build.
 
   run_qemu.py --qemu Q --machine M --device FW.elf [--host EXE] [--expect-status N]
-              [--expect REGEX] [--timeout S] [--rtol R] [--atol A]
+              [--expect REGEX] [--timeout S] [--rtol R] [--atol A] [--tolerance WORD A R]...
 
 The device's output comes through semihosting (QEMU prints it on stderr). Lines starting with
 `info` are measurements of the device (stack, instructions) and are printed, not compared. Every
 other line must equal the host program's line word for word, except that floats (printed as
 IEEE-754 bits, 0x3f800000) may differ by atol + rtol * |host|: the device's scalar kernels and
-FMA contraction round differently from the host's SIMD kernels. QEMU runs with -icount shift=0,
+FMA contraction round differently from the host's SIMD kernels (--tolerance gives the lines
+starting with a word their own). QEMU runs with -icount shift=0,
 so the instruction counts are deterministic, and under a timeout.
 """
 import argparse
@@ -43,7 +44,11 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--rtol", type=float, default=1e-4)
     ap.add_argument("--atol", type=float, default=1e-4)
+    ap.add_argument("--tolerance", nargs=3, action="append", default=[],
+                    metavar=("WORD", "ATOL", "RTOL"),
+                    help="lines whose first word is WORD: floats within ATOL + RTOL * |host|")
     a = ap.parse_args()
+    tolerance = {w: (float(at), float(rt)) for w, at, rt in a.tolerance}
 
     status, out = run([a.qemu, "-M", a.machine, "-display", "none", "-serial", "null",
                        "-monitor", "none", "-semihosting-config", "enable=on,target=native",
@@ -69,6 +74,7 @@ def main():
     for i, (d, h) in enumerate(zip(dev, host)):
         if len(d) != len(h):
             sys.exit(f"FAIL: line {i + 1}: device {' '.join(d)!r}, host {' '.join(h)!r}")
+        atol, rtol = tolerance.get(h[0], (a.atol, a.rtol))
         for j, (dw, hw) in enumerate(zip(d, h)):
             df, hf = as_float(dw), as_float(hw)
             if df is None or hf is None:
@@ -79,7 +85,7 @@ def main():
             err = abs(df - hf)
             worst_abs = max(worst_abs, err)
             worst_rel = max(worst_rel, err / max(abs(hf), 1e-30))
-            if not err <= a.atol + a.rtol * abs(hf):
+            if not err <= atol + rtol * abs(hf):
                 sys.exit(f"FAIL: line {i + 1} ({h[0]}), word {j + 1}: device {df!r}, host {hf!r}")
     print(f"ok: {len(dev)} lines equal the host's; {floats} floats within "
           f"{a.atol:g} + {a.rtol:g}·|host| (largest difference {worst_abs:.3g} absolute, "

@@ -8,7 +8,8 @@
 //   sum, C's padding untouched
 //   int8 products (kernels/cortexm/q8.hpp's SMLAD assembly, the Helium ones): gemm_q8a8 against
 //   kernels/scalar/q8.hpp's to the bit (its sums are exact int32s), for shapes on and off the
-//   fast paths (K a multiple of 8 up to 336, a multiple of 4, neither); the int8 KV cache's
+//   fast paths (K a multiple of 8 up to 336, a multiple of 4, neither), and gemm_q8a8_gelu (GELU on
+//   the codes by a table) likewise, over every exponent of its tables; the int8 KV cache's
 //   attention sums (Kᵀq, V·β) and codes equal the scalar layer's for 1…l positions
 //
 // Prints one line per family and exits 1 at the first failure.
@@ -160,6 +161,26 @@ bool check_q8a8() {
                     if (C1[i] != C2[i]) {
                         board::print("FAIL q8a8 M", M, "K", K, "entry", i, "got", C1[i], "scalar",
                                      C2[i]);
+                        return false;
+                    }
+            }
+    // W_2·GELU(H) on H's codes: columns of every exponent in the tables' range and past it, a
+    // NaN (code 0) and a huge entry (saturated) in the second column.
+    for (float range = 0.1f; range < 2000.0f; range *= 3.0f)
+        for (const bool per_tensor : {false, true})
+            for (const bool ep : {false, true}) {
+                for (std::size_t p = 0; p < K * 2; ++p)
+                    Bq[p] = range * next();
+                if (range > 1000.0f)
+                    Bq[K] = __builtin_nanf(""), Bq[2 * K - 1] = 1e30f;
+                const auto e = ep ? kn::gemm_epilogue<float>{}.with_bias(b).with_residual(r, M)
+                                  : kn::gemm_epilogue<float>{};
+                kn::detail::gemm_q8a8_gelu<M, K>(2, Q, s, Bq, K, C1, M, per_tensor, e);
+                kn::scalar::gemm_q8a8_gelu(M, 2, K, Q, K, s, Bq, K, C2, M, per_tensor, scratch, e);
+                for (std::size_t i = 0; i < M * 2; ++i)
+                    if (C1[i] != C2[i]) {
+                        board::print("FAIL q8a8_gelu M", M, "K", K, "entry", i, "got", C1[i],
+                                     "scalar", C2[i]);
                         return false;
                     }
             }

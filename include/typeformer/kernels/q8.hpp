@@ -17,6 +17,9 @@
 //                                 DSP extension's SMLAD on a Cortex-M4/M7)
 //   int8_activations<per_tensor>  one s_x for all of B (the same for a decoding step's column)
 //
+// With int8 activations the MLP's W_2·GELU(H) takes GELU on H's int8 codes through a table
+// (q8_gelu_product; kernels/scalar/q8.hpp says how), as TFLite Micro's int8 GELU does.
+//
 // Per output row: each row's scale fits that row's largest weight, so a row of small weights is
 // not rounded on the grid of the matrix's largest (what TFLite Micro / CMSIS-NN call per-channel
 // quantization); the flash shrinks by 4× less R·4 bytes. A q8_mat is an aggregate of two
@@ -117,6 +120,33 @@ constexpr void gemm_q8a8(std::size_t n, const std::int8_t* Q, const float* s, co
                                         ep);
 #endif
     scalar::gemm_q8a8(M, n, K, Q, K, s, B, ldb, C, ldc, accumulate, per_tensor, scratch, ep);
+}
+
+// C ← diag(s)·Q · GELU(H) with GELU on H's int8 codes (kernels/scalar/q8.hpp), Q (M, K).
+template <std::size_t M, std::size_t K>
+constexpr void gemm_q8a8_gelu(std::size_t n, const std::int8_t* Q, const float* s, const float* H,
+                              std::size_t ldh, float* C, std::size_t ldc, bool per_tensor,
+                              const gemm_epilogue<float>& ep = {}) noexcept {
+    std::int8_t scratch[K];
+#if TYPEFORMER_HELIUM
+    if (!std::is_constant_evaluated())
+        return helium::gemm_q8a8_gelu<M, K>(n, Q, s, H, ldh, C, ldc, per_tensor, scratch, ep);
+#elif TYPEFORMER_CORTEXM
+    if (!std::is_constant_evaluated())
+        return cortexm::gemm_q8a8_gelu<M, K>(n, Q, s, H, ldh, C, ldc, per_tensor, scratch, ep);
+#endif
+    scalar::gemm_q8a8_gelu(M, n, K, Q, K, s, H, ldh, C, ldc, per_tensor, scratch, ep);
+}
+
+// C ← Wq·GELU(H), + the epilogue, for int8 activations: the MLP's second product.
+template <class R, class K, class Scale, class Hv, class Cv>
+constexpr void q8_gelu_product(const q8_mat<R, K, int8_activations<Scale>>& Wq, const Hv& hv,
+                               const Cv& cv, const gemm_epilogue<float>& ep = {}) noexcept {
+    TYPEFORMER_CHECK(hv.rows() == K::size, "matmul: H's rows are not q8_mat's columns");
+    TYPEFORMER_CHECK(cv.rows() == R::size && cv.cols() == hv.cols(),
+                     "matmul: C's extents are not Wq·H's");
+    gemm_q8a8_gelu<R::size, K::size>(hv.cols(), Wq.q, Wq.scale, hv.data(), hv.stride(), cv.data(),
+                                     cv.stride(), std::is_same_v<Scale, per_tensor>, ep);
 }
 
 // C ←/+= Wq·B, + the epilogue, as Wq's activations type says.

@@ -7,8 +7,9 @@
 //                 widened to float (the flash shrinks, the arithmetic is float's)
 //   q8a8<Model>   quantized<Model, int8_activations<per_token>>: each product quantizes its input
 //                 column (the token's) to int8 on the fly and sums int8 × int8 in int32, on the
-//                 DSP extension's SMLAD on a Cortex-M4/M7 (kernels/cortexm/q8.hpp); layer norms,
-//                 softmax, GELU and the attention's products stay float
+//                 DSP extension's SMLAD on a Cortex-M4/M7 (kernels/cortexm/q8.hpp); the MLP's
+//                 GELU maps W_1's output to W_2's int8 input through a table (on int8 codes,
+//                 kernels/scalar/q8.hpp); layer norms and softmax stay float
 //   quantized<Model, int8_activations<per_tensor>>   one scale per product's whole input (the same
 //                 as per_token for a decoding step's one column)
 //
@@ -93,15 +94,22 @@ void forward(const q8_mlp<mlp<T, E, M, F>, Act>& p, const Xt& X, Yt&& Y,
     using kernels::gemm_epilogue;
     const auto Xv = as_view(X);  // (d_e, C)
     detail::set_length(c.pre, Xv.cols());
-    detail::set_length(c.act, Xv.cols());
     // W¹_mlp X + b¹_mlp 1ᵀ                                                         (d_mlp, C)
     kernels::detail::q8_product(p.W_1, Xv, as_view(c.pre), false,
                                 gemm_epilogue<float>{}.with_bias(p.b_1.data()));
-    q8_mlp<Mlp, Act>::activation_type::forward(c.pre, c.act);  // GELU(·)
-    // W²_mlp · + b²_mlp 1ᵀ (+ R)                                                   (d_e, C)
     auto out = gemm_epilogue<float>{}.with_bias(p.b_2.data());
-    kernels::detail::q8_product(p.W_2, as_view(c.act), as_view(Y), false,
-                                R ? out.with_residual(R, ldr) : out);
+    if (R)
+        out = out.with_residual(R, ldr);
+    if constexpr (!std::is_same_v<Act, float_activations> && std::is_same_v<F, nn::gelu>) {
+        // W²_mlp GELU(·) + b²_mlp 1ᵀ (+ R), GELU on the int8 codes by a table (kernels/q8.hpp);
+        // c.act is not written (no backward runs through an int8 model)         (d_e, C)
+        kernels::detail::q8_gelu_product(p.W_2, as_view(c.pre), as_view(Y), out);
+    } else {
+        detail::set_length(c.act, Xv.cols());
+        q8_mlp<Mlp, Act>::activation_type::forward(c.pre, c.act);  // F(·)
+        // W²_mlp · + b²_mlp 1ᵀ (+ R)                                               (d_e, C)
+        kernels::detail::q8_product(p.W_2, as_view(c.act), as_view(Y), false, out);
+    }
 }
 
 }  // namespace typed

@@ -3,6 +3,7 @@
 // finished by the same float operations), with the weights' shape (M, K) template parameters.
 //
 //   gemm_q8a8<M, K>  C (M, n) ←/+= diag(s)·Q · B, B's columns quantized to int8 on the fly
+//   gemm_q8a8_gelu<M, K>  C (M, n) ← diag(s)·Q · GELU(H), GELU on H's int8 codes by a table
 //   gemm_q8        C (m, n) ←/+= diag(s)·Q · B with float B: the scalar layer's
 //
 // SMLAD multiplies two pairs of 16-bit halves and adds both products to a 32-bit sum in one
@@ -200,6 +201,24 @@ template <std::size_t Stride, int R, bool Tail4 = false>
 #undef TYPEFORMER_Q8_TAIL
 #undef TYPEFORMER_Q8_ROW
 
+// h (k floats, k a multiple of 4) → GELU's codes on the scale 2^e (scalar::gelu_q8_codes), packed
+// as quantize_pairs packs: VCVTR saturates and gives 0 for NaN, SSAT clamps to int8, and the
+// table is indexed by the signed code from its middle.
+template <class T>
+void gelu_pairs(std::size_t k, const T* h, int e, std::uint32_t* out) noexcept {
+    const float inv = scalar::pow2_q8(-e);
+    const std::int8_t* table = scalar::gelu_q8_tables<T>.t[e - scalar::gelu_q8_e_min] + 128;
+    auto code = [&](float v) -> std::uint32_t {
+        return static_cast<std::uint32_t>(table[__ssat(round_half_even(v * inv), 8)]);
+    };
+    for (std::size_t p = 0; p < k; p += 4, out += 2) {
+        const std::uint32_t c0 = code(h[p]), c1 = code(h[p + 1]), c2 = code(h[p + 2]),
+                            c3 = code(h[p + 3]);
+        out[0] = (c0 & 0xFFFFu) | c2 << 16;
+        out[1] = (c1 & 0xFFFFu) | c3 << 16;
+    }
+}
+
 // The same sum for any k (a multiple of 4), one row, in C.
 inline std::int32_t dot_row(std::size_t k, const std::int8_t* w, const std::uint32_t* x) noexcept {
     std::int32_t a = 0;
@@ -248,6 +267,25 @@ void q8a8_column(const std::int8_t* Q, const float* s, const std::uint32_t* code
 
 }  // namespace detail
 
+namespace detail {
+// C's n columns from the codes codes_of(j, amax, codes) leaves (returning their scale), the
+// largest |x| of column j amax_of(j), or of all columns (per_tensor).
+template <std::size_t M, std::size_t K, class Amax, class Codes>
+void q8a8_columns(std::size_t n, const std::int8_t* Q, const float* s, float* C, std::size_t ldc,
+                  bool accumulate, bool per_tensor, const gemm_epilogue<float>& ep, Amax amax_of,
+                  Codes codes_of) noexcept {
+    alignas(8) std::uint32_t codes[K / 2];
+    scalar::detail::for_each_amax(n, per_tensor, amax_of, [&](std::size_t j, float amax) {
+        const float s_x = codes_of(j, amax, codes);
+        float* c = C + j * ldc;
+        const float* old = accumulate ? c : nullptr;
+        const float* bias = ep.has_bias() ? ep.bias_at(0) : nullptr;
+        const float* res = ep.has_residual() ? ep.residual_at(0, j) : nullptr;
+        q8a8_column<M, K>(Q, s, codes, s_x, c, old, bias, res);
+    });
+}
+}  // namespace detail
+
 // C ←/+= diag(s)·Q · B (Q M rows of K int8, K apart; B (K, n) float), B's columns quantized on
 // the fly: one scale per column, or with per_tensor one for all of B. K not a multiple of 4 runs
 // the scalar layer's loop (with `scratch`, K int8).
@@ -255,27 +293,35 @@ template <std::size_t M, std::size_t K>
 void gemm_q8a8(std::size_t n, const std::int8_t* Q, const float* s, const float* B, std::size_t ldb,
                float* C, std::size_t ldc, bool accumulate, bool per_tensor, std::int8_t* scratch,
                const gemm_epilogue<float>& ep = {}) noexcept {
-    if constexpr (K % 4 != 0) {
+    if constexpr (K % 4 != 0)
         scalar::gemm_q8a8(M, n, K, Q, K, s, B, ldb, C, ldc, accumulate, per_tensor, scratch, ep);
-    } else {
-        alignas(8) std::uint32_t codes[K / 2];
-        float amax_all = 0;
-        if (per_tensor)
-            for (std::size_t j = 0; j < n; ++j) {
-                const float a = detail::amax(K, B + j * ldb);
-                amax_all = a > amax_all ? a : amax_all;
-            }
-        for (std::size_t j = 0; j < n; ++j) {
-            const float amax = per_tensor ? amax_all : detail::amax(K, B + j * ldb);
-            detail::quantize_pairs(K, B + j * ldb, amax, codes);
-            const float s_x = scalar::activation_scale_q8(amax);
-            float* c = C + j * ldc;
-            const float* old = accumulate ? c : nullptr;
-            const float* bias = ep.has_bias() ? ep.bias_at(0) : nullptr;
-            const float* res = ep.has_residual() ? ep.residual_at(0, j) : nullptr;
-            detail::q8a8_column<M, K>(Q, s, codes, s_x, c, old, bias, res);
-        }
-    }
+    else
+        detail::q8a8_columns<M, K>(
+            n, Q, s, C, ldc, accumulate, per_tensor, ep,
+            [&](std::size_t j) { return detail::amax(K, B + j * ldb); },
+            [&](std::size_t j, float amax, std::uint32_t* codes) {
+                detail::quantize_pairs(K, B + j * ldb, amax, codes);
+                return scalar::activation_scale_q8(amax);
+            });
+}
+
+// C ← diag(s)·Q · GELU(H) (+ the epilogue), GELU on H's int8 codes (scalar::gemm_q8a8_gelu's
+// tables and results, to the bit).
+template <std::size_t M, std::size_t K>
+void gemm_q8a8_gelu(std::size_t n, const std::int8_t* Q, const float* s, const float* H,
+                    std::size_t ldh, float* C, std::size_t ldc, bool per_tensor,
+                    std::int8_t* scratch, const gemm_epilogue<float>& ep = {}) noexcept {
+    if constexpr (K % 4 != 0)
+        scalar::gemm_q8a8_gelu(M, n, K, Q, K, s, H, ldh, C, ldc, per_tensor, scratch, ep);
+    else
+        detail::q8a8_columns<M, K>(
+            n, Q, s, C, ldc, false, per_tensor, ep,
+            [&](std::size_t j) { return detail::amax(K, H + j * ldh); },
+            [&](std::size_t j, float amax, std::uint32_t* codes) {
+                const int e = scalar::gelu_q8_exponent(amax);
+                detail::gelu_pairs(K, H + j * ldh, e, codes);
+                return scalar::pow2_q8(e);
+            });
 }
 
 // attend_q8 (kernels/scalar/q8.hpp) on the DSP extension: the codes of quantize_pairs (over a

@@ -3,6 +3,7 @@
 // operations), with the weights' shape (M, K) template parameters.
 //
 //   gemm_q8a8<M, K>      C (M, n) ←/+= diag(s)·Q · B, B's columns quantized to int8 on the fly
+//   gemm_q8a8_gelu<M, K> C (M, n) ← diag(s)·Q · GELU(H), GELU on H's int8 codes by a table
 //   q8_attention_ops     the int8 KV cache's attention sums (kernels::scalar::attend_q8)
 //
 // VMLADAVA multiplies 16 int8 pairs and adds the 16 products to a 32-bit sum in one instruction.
@@ -94,25 +95,32 @@ template <int R>
     vst1q_f32(c, v);
 }
 
-}  // namespace detail
+// GELU's codes of h (scalar::gelu_q8_codes) 4 a vector: VMUL by 2^-e, VCVTN (saturating, NaN to
+// 0), clamped to int8, a byte gather from the table; zeros past n to a multiple of 16.
+template <class T>
+void gelu_codes(std::size_t n, const T* h, int e, std::int8_t* codes) noexcept {
+    const float inv = scalar::pow2_q8(-e);
+    const std::int8_t* table = scalar::gelu_q8_tables<T>.t[e - scalar::gelu_q8_e_min];
+    const std::size_t padded = (n + 15) / 16 * 16;
+    for (std::size_t p = 0; p < padded; p += 4) {
+        const mve_pred16_t m = vctp32q(p < n ? n - p : 0);
+        int32x4_t q = vcvtnq_s32_f32(vmulq_n_f32(vldrwq_z_f32(h + p, m), inv));
+        q = vmaxq_s32(vminq_s32(q, vdupq_n_s32(127)), vdupq_n_s32(-128));
+        const auto offsets = vreinterpretq_u32_s32(vaddq_n_s32(q, 128));
+        const int32x4_t g = vldrbq_gather_offset_s32(table, offsets);
+        vstrbq_s32(codes + p, vpselq_s32(g, vdupq_n_s32(0), m));
+    }
+}
 
-// C ←/+= diag(s)·Q · B (Q M rows of K int8, K apart; B (K, n) float), B's columns quantized on
-// the fly: one scale per column, or with per_tensor one for all of B.
-template <std::size_t M, std::size_t K>
-void gemm_q8a8(std::size_t n, const std::int8_t* Q, const float* s, const float* B, std::size_t ldb,
-               float* C, std::size_t ldc, bool accumulate, bool per_tensor, std::int8_t*,
-               const gemm_epilogue<float>& ep = {}) noexcept {
+// C's n columns from the codes codes_of(j, amax, codes) leaves (returning their scale), the
+// largest |x| of column j amax_of(j), or of all columns (per_tensor).
+template <std::size_t M, std::size_t K, class Amax, class Codes>
+void q8a8_columns(std::size_t n, const std::int8_t* Q, const float* s, float* C, std::size_t ldc,
+                  bool accumulate, bool per_tensor, const gemm_epilogue<float>& ep, Amax amax_of,
+                  Codes codes_of) noexcept {
     alignas(16) std::int8_t codes[(K + 15) / 16 * 16];
-    float amax_all = 0;
-    if (per_tensor)
-        for (std::size_t j = 0; j < n; ++j) {
-            const float a = detail::amax(K, B + j * ldb);
-            amax_all = a > amax_all ? a : amax_all;
-        }
-    for (std::size_t j = 0; j < n; ++j) {
-        const float amax = per_tensor ? amax_all : detail::amax(K, B + j * ldb);
-        detail::quantize_codes(K, B + j * ldb, amax, codes);
-        const float s_x = scalar::activation_scale_q8(amax);
+    scalar::detail::for_each_amax(n, per_tensor, amax_of, [&](std::size_t j, float amax) {
+        const float s_x = codes_of(j, amax, codes);
         float* c = C + j * ldc;
         auto finish = [&](std::size_t i, std::int32_t acc) {
             c[i] = scalar::q8a8_entry(acc, s[i], s_x, accumulate ? c + i : nullptr,
@@ -125,17 +133,50 @@ void gemm_q8a8(std::size_t n, const std::int8_t* Q, const float* s, const float*
         const float* res = ep.has_residual() ? ep.residual_at(0, j) : nullptr;
         for (std::size_t i = 0; i < M4; i += 4) {
             std::int32_t acc[4];
-            detail::dot_rows<4>(K, Q + i * K, K, codes, acc);
-            detail::finish4(acc, s + i, s_x, c + i, old ? old + i : nullptr,
-                            bias ? bias + i : nullptr, res ? res + i : nullptr);
+            dot_rows<4>(K, Q + i * K, K, codes, acc);
+            finish4(acc, s + i, s_x, c + i, old ? old + i : nullptr, bias ? bias + i : nullptr,
+                    res ? res + i : nullptr);
         }
         if constexpr (M4 < M)
             for (std::size_t i = M4; i < M; ++i) {
                 std::int32_t acc[1];
-                detail::dot_rows<1>(K, Q + i * K, K, codes, acc);
+                dot_rows<1>(K, Q + i * K, K, codes, acc);
                 finish(i, acc[0]);
             }
-    }
+    });
+}
+
+}  // namespace detail
+
+// C ←/+= diag(s)·Q · B (Q M rows of K int8, K apart; B (K, n) float), B's columns quantized on
+// the fly: one scale per column, or with per_tensor one for all of B.
+template <std::size_t M, std::size_t K>
+void gemm_q8a8(std::size_t n, const std::int8_t* Q, const float* s, const float* B, std::size_t ldb,
+               float* C, std::size_t ldc, bool accumulate, bool per_tensor, std::int8_t*,
+               const gemm_epilogue<float>& ep = {}) noexcept {
+    detail::q8a8_columns<M, K>(
+        n, Q, s, C, ldc, accumulate, per_tensor, ep,
+        [&](std::size_t j) { return detail::amax(K, B + j * ldb); },
+        [&](std::size_t j, float amax, std::int8_t* codes) {
+            detail::quantize_codes(K, B + j * ldb, amax, codes);
+            return scalar::activation_scale_q8(amax);
+        });
+}
+
+// C ← diag(s)·Q · GELU(H) (+ the epilogue), GELU on H's int8 codes (scalar::gemm_q8a8_gelu's
+// tables and results, to the bit).
+template <std::size_t M, std::size_t K>
+void gemm_q8a8_gelu(std::size_t n, const std::int8_t* Q, const float* s, const float* H,
+                    std::size_t ldh, float* C, std::size_t ldc, bool per_tensor, std::int8_t*,
+                    const gemm_epilogue<float>& ep = {}) noexcept {
+    detail::q8a8_columns<M, K>(
+        n, Q, s, C, ldc, false, per_tensor, ep,
+        [&](std::size_t j) { return detail::amax(K, H + j * ldh); },
+        [&](std::size_t j, float amax, std::int8_t* codes) {
+            const int e = scalar::gelu_q8_exponent(amax);
+            detail::gelu_codes(K, H + j * ldh, e, codes);
+            return scalar::pow2_q8(e);
+        });
 }
 
 // attend_q8 (kernels/scalar/q8.hpp) on MVE: int8 codes (zeros to a multiple of 16), the sums 4

@@ -12,6 +12,8 @@
 //                     activations): C(i, j) = (Σ_p Q_ip q_pj, an int32) · (s_i · s_x,j), then
 //                     + bias, + residual (the epilogue); s_x,j per column (per_token) or one for
 //                     all of B (per_tensor)
+//   gemm_q8a8_gelu    C (m, n) ← diag(s)·Q · GELU(H), H (k, n) float: GELU on int8 codes through
+//                     a table (below), whose output codes are the product's int8 input
 //
 // Q is stored row-major (an output row's k weights are contiguous), the layout a dot product
 // per output entry streams; the scale multiplies the finished sum, so the inner loop is int8 ×
@@ -129,33 +131,160 @@ constexpr float q8a8_entry(std::int32_t acc, float s_i, float s_x, const float* 
     return c;
 }
 
+namespace detail {
+// The largest |B[:, j]| of each column, or (per_tensor) of all of B for each: amax_of(j).
+// Every backend's int8 products take their columns' scales from it.
+template <class Amax, class Column>
+constexpr void for_each_amax(std::size_t n, bool per_tensor, Amax amax_of, Column column) noexcept {
+    float amax_all = 0;
+    if (per_tensor)
+        for (std::size_t j = 0; j < n; ++j) {
+            const float a = amax_of(j);
+            amax_all = a > amax_all ? a : amax_all;
+        }
+    for (std::size_t j = 0; j < n; ++j)
+        column(j, per_tensor ? amax_all : amax_of(j));
+}
+}  // namespace detail
+
+// C[:, j] (m entries) ←/+= diag(s)·Q · codes, codes (k int8) on the scale s_x.
+constexpr void q8a8_codes_column(std::size_t m, std::size_t k, const std::int8_t* Q,
+                                 std::size_t ldq, const float* s, const std::int8_t* codes,
+                                 float s_x, float* C, std::size_t ldc, std::size_t j,
+                                 bool accumulate, const gemm_epilogue<float>& ep) noexcept {
+    float* c = C + j * ldc;
+    for (std::size_t i = 0; i < m; ++i) {
+        const std::int8_t* q = Q + i * ldq;
+        std::int32_t acc = 0;
+        for (std::size_t p = 0; p < k; ++p)
+            acc += static_cast<std::int32_t>(q[p]) * codes[p];
+        c[i] = q8a8_entry(acc, s[i], s_x, accumulate ? c + i : nullptr,
+                          ep.has_bias() ? ep.bias_at(i) : nullptr,
+                          ep.has_residual() ? ep.residual_at(i, j) : nullptr);
+    }
+}
+
 // C ←/+= diag(s)·Q · B, B's columns quantized to int8 on the fly: one scale per column
 // (per_tensor false) or for all of B; codes go through `scratch` (k int8).
 constexpr void gemm_q8a8(std::size_t m, std::size_t n, std::size_t k, const std::int8_t* Q,
                          std::size_t ldq, const float* s, const float* B, std::size_t ldb, float* C,
                          std::size_t ldc, bool accumulate, bool per_tensor, std::int8_t* scratch,
                          const gemm_epilogue<float>& ep = {}) noexcept {
-    float amax_all = 0;
-    if (per_tensor)
-        for (std::size_t j = 0; j < n; ++j) {
-            const float a = activation_amax_q8(k, B + j * ldb);
-            amax_all = a > amax_all ? a : amax_all;
-        }
-    for (std::size_t j = 0; j < n; ++j) {
-        const float amax = per_tensor ? amax_all : activation_amax_q8(k, B + j * ldb);
-        quantize_q8_with(k, B + j * ldb, amax, scratch);
-        const float s_x = activation_scale_q8(amax);
-        float* c = C + j * ldc;
-        for (std::size_t i = 0; i < m; ++i) {
-            const std::int8_t* q = Q + i * ldq;
-            std::int32_t acc = 0;
-            for (std::size_t p = 0; p < k; ++p)
-                acc += static_cast<std::int32_t>(q[p]) * scratch[p];
-            c[i] = q8a8_entry(acc, s[i], s_x, accumulate ? c + i : nullptr,
-                              ep.has_bias() ? ep.bias_at(i) : nullptr,
-                              ep.has_residual() ? ep.residual_at(i, j) : nullptr);
+    detail::for_each_amax(
+        n, per_tensor, [&](std::size_t j) { return activation_amax_q8(k, B + j * ldb); },
+        [&](std::size_t j, float amax) {
+            quantize_q8_with(k, B + j * ldb, amax, scratch);
+            q8a8_codes_column(m, k, Q, ldq, s, scratch, activation_scale_q8(amax), C, ldc, j,
+                              accumulate, ep);
+        });
+}
+
+// ---- GELU on int8 codes: q8a8's MLP, W_2 · GELU(W_1 X + b_1) ----
+//
+// TFLite Micro computes an int8 GELU as a 256-entry table from the input's code to the output's,
+// built from the two tensors' static (calibrated) scales. Here the hidden activation H = W_1 X +
+// b_1 is quantized per token like every int8 activation, its scale rounded up to a power of two,
+// s_h = 2^e, the least with max |h| ≤ 127·2^e (e in [gelu_q8_e_min, gelu_q8_e_max]: 11 tables of
+// 256, 2,816 bytes of flash, the same for every model), so one table per e serves:
+//
+//   q_h  = clamp(round_half_even(h · 2^-e), -128, 127)       (NaN → 0, as VCVTR gives)
+//   code = gelu_q8_tables<>[e − e_min][q_h + 128] = round_half_even(GELU(q_h · 2^e) / 2^e)
+//
+// and the codes are W_2's input on the same scale s_x = 2^e (GELU(x) ≤ x for x ≥ 0 and ≥ −0.17
+// keep them in int8). So the GELU costs a multiply, a conversion and a byte load per entry, and
+// W_2's input needs no second max and quantization pass. Its error: h's rounding (half a step,
+// GELU' ≤ 1.13) then the output's (half a step), on a step at most twice per_token's.
+inline constexpr int gelu_q8_e_min = -8, gelu_q8_e_max = 2;
+
+// 2^e for |e| < 127, exact.
+constexpr float pow2_q8(int e) noexcept {
+    float v = 1.0f;
+    for (; e > 0; --e)
+        v *= 2.0f;
+    for (; e < 0; ++e)
+        v *= 0.5f;
+    return v;
+}
+
+namespace detail {
+// GELU(x) = x·Φ(x) in double for the tables: erf by its Maclaurin series for |x/√2| < 3 (terms
+// below 1e3, so ~1e-13 absolute); beyond, GELU(x)/2^e is within 128·1.2e-5 of q_h or of 0, never
+// near a rounding tie, so x and 0 give the same codes.
+constexpr double gelu_for_table(double x) noexcept {
+    const double u = x * 0.70710678118654752440;
+    if (u >= 3)
+        return x;
+    if (u <= -3)
+        return 0;
+    double term = u, sum = u;  // Σ (−1)^n u^(2n+1) / (n! (2n+1)), to below 1e-17
+    for (int n = 1; n < 60 && (term < 0 ? -term : term) > 1e-17; ++n) {
+        term *= -u * u / n;
+        sum += term / (2 * n + 1);
+    }
+    return 0.5 * x * (1 + sum * 1.12837916709551257390);  // 2/√π
+}
+struct gelu_q8_table_set {
+    std::int8_t t[gelu_q8_e_max - gelu_q8_e_min + 1][256];
+};
+constexpr gelu_q8_table_set make_gelu_q8_tables() noexcept {
+    gelu_q8_table_set s{};
+    for (int e = gelu_q8_e_min; e <= gelu_q8_e_max; ++e) {
+        const double step = pow2_q8(e);
+        for (int q = -128; q < 128; ++q) {
+            const double y = gelu_for_table(q * step) / step;
+            auto r = static_cast<std::int32_t>(y < 0 ? y - 0.5 : y + 0.5);  // half away ...
+            if (r - y == 0.5 || y - r == 0.5)                               // ... but ties to even
+                r = (r & 1) ? (y < r ? r - 1 : r + 1) : r;
+            s.t[e - gelu_q8_e_min][q + 128] = static_cast<std::int8_t>(r);
         }
     }
+    return s;
+}
+}  // namespace detail
+
+// A variable template, so that only a translation unit that uses the tables computes them (about
+// 0.05 s of constant evaluation with GCC 12); T is the activations' type (float).
+template <class T = float>
+inline constexpr detail::gelu_q8_table_set gelu_q8_tables = detail::make_gelu_q8_tables();
+
+// The exponent e of a column whose largest |h| is amax: the least in range with amax ≤ 127·2^e.
+constexpr int gelu_q8_exponent(float amax) noexcept {
+    int e = gelu_q8_e_min;
+    for (float top = 127.0f * pow2_q8(e); e < gelu_q8_e_max && !(amax <= top); top *= 2.0f)
+        ++e;
+    return e;
+}
+
+// q_h for h · 2^-e = v: clamped to int8's range, NaN to 0.
+constexpr std::int32_t gelu_q8_index(float v) noexcept {
+    if (v != v)
+        return 0;
+    return round_half_even(v < -128.0f ? -128.0f : (v > 127.0f ? 127.0f : v));
+}
+
+// codes (k int8) ← GELU's codes of h (k floats) on the scale 2^e.
+template <class T>
+constexpr void gelu_q8_codes(std::size_t k, const T* h, int e, std::int8_t* codes) noexcept {
+    const float inv = pow2_q8(-e);
+    const std::int8_t* table = gelu_q8_tables<T>.t[e - gelu_q8_e_min] + 128;
+    for (std::size_t p = 0; p < k; ++p)
+        codes[p] = table[gelu_q8_index(h[p] * inv)];
+}
+
+// C ← diag(s)·Q · GELU(H) (+ the epilogue), H (k, n) float, GELU on its int8 codes (above): one
+// exponent per column, or (per_tensor) one for all of H; codes through `scratch` (k int8).
+template <class T>
+constexpr void gemm_q8a8_gelu(std::size_t m, std::size_t n, std::size_t k, const std::int8_t* Q,
+                              std::size_t ldq, const float* s, const T* H, std::size_t ldh,
+                              float* C, std::size_t ldc, bool per_tensor, std::int8_t* scratch,
+                              const gemm_epilogue<float>& ep = {}) noexcept {
+    detail::for_each_amax(
+        n, per_tensor, [&](std::size_t j) { return activation_amax_q8(k, H + j * ldh); },
+        [&](std::size_t j, float amax) {
+            const int e = gelu_q8_exponent(amax);
+            gelu_q8_codes(k, H + j * ldh, e, scratch);
+            q8a8_codes_column(m, k, Q, ldq, s, scratch, pow2_q8(e), C, ldc, j, false, ep);
+        });
 }
 
 // ---- one head of attention over an int8 KV cache (infer/kv_cache.hpp's kv_int8) ----
