@@ -11,9 +11,11 @@
 // So a column of B is quantized (kernels/scalar/q8.hpp's rule) into 16-bit codes stored as
 // (x0, x2), (x1, x3) per 4 entries, the order SXTB16 leaves the weights in, and 4 rows of Q run
 // together: per 8 entries of k, two LDRD of the codes, then for each row one LDRD of its 8 weights,
-// 4 SXTB16 and 4 SMLAD — 41 instructions per 32 multiply-adds. GCC 12 does not fold the ROR into
-// SXTB16 and spills at 4 rows, so the loop is inline assembly; the rows are K bytes apart, which
-// the loads take as immediates (K ≤ 336, a multiple of 8; other K run the C loop below it).
+// 4 SXTB16 and 4 SMLAD — 41 instructions per 32 multiply-adds (79 per 64 when K is a multiple of
+// 16: two such steps a pass of the loop). GCC 12 does not fold the ROR into SXTB16 and spills at 4
+// rows, so the loop is inline assembly; the rows are K bytes apart, which the loads take as
+// immediates (K ≤ 336, a multiple of 8; other K run the C loop below it). A product's sums are
+// taken 32 rows at a time and then finished in float, outside the loop that holds 14 registers.
 #pragma once
 
 // Assembly for the Armv7E-M / Armv8-M Mainline FPU and DSP extension: elsewhere (a host, or a
@@ -86,11 +88,13 @@ inline void quantize_pairs(std::size_t k, const float* x, float amax, std::uint3
     "smlad " acc ", %[v0], %[xb], " acc "\n\t"
 
 // Rows of int8 Stride bytes apart: acc[r] = row r · x over 8·n8 entries (n8 ≥ 1), then 4 more
-// when Tail4; x the codes of quantize_pairs. R is 4 or 1.
-template <std::size_t Stride, int R, bool Tail4 = false>
+// when Tail4; x the codes of quantize_pairs. R is 4 or 1. Two (n8 even, no tail): 16 entries per
+// pass of the loop, its ADDS, CMP and BNE once per 64 multiply-adds.
+template <std::size_t Stride, int R, bool Tail4 = false, bool Two = false>
 [[gnu::always_inline]] inline void dot_rows(const std::int8_t* w, const std::uint32_t* x,
-                                            std::size_t n8, std::int32_t (&acc)[R]) noexcept {
-    static_assert(3 * Stride + 8 <= 1020, "LDRD's offsets reach 1020 bytes");
+                                            std::size_t n8, std::int32_t* acc) noexcept {
+    static_assert(3 * Stride + (Two ? 16 : 8) <= 1020, "LDRD's offsets reach 1020 bytes");
+    static_assert(!(Two && Tail4));
     const std::uint32_t* const end = x + 4 * n8;
     std::uint32_t xa, xb, xc, xd, v0, v1, t;
     // clang-format off
@@ -102,10 +106,22 @@ template <std::size_t Stride, int R, bool Tail4 = false>
         "adds %[w], %[w], #8\n\t"                      \
         "cmp %[x], %[end]\n\t"                         \
         "bne 1b\n\t"
+#define TYPEFORMER_Q8_LOOP2(ROWS)                      \
+        "1:\n\t"                                       \
+        "ldrd %[xa], %[xb], [%[x]], #8\n\t"            \
+        "ldrd %[xc], %[xd], [%[x]], #8\n\t"            \
+        ROWS(TYPEFORMER_Q8_ROW)                        \
+        "ldrd %[xa], %[xb], [%[x]], #8\n\t"            \
+        "ldrd %[xc], %[xd], [%[x]], #8\n\t"            \
+        ROWS(TYPEFORMER_Q8_ROW8)                       \
+        "adds %[w], %[w], #16\n\t"                     \
+        "cmp %[x], %[end]\n\t"                         \
+        "bne 1b\n\t"
 #define TYPEFORMER_Q8_LAST4(ROWS)                      \
         "ldrd %[xa], %[xb], [%[x]]\n\t"                \
         ROWS(TYPEFORMER_Q8_TAIL)
 #define TYPEFORMER_ROWS4(F) F("%[a0]", "0") F("%[a1]", "%c[k1]") F("%[a2]", "%c[k2]") F("%[a3]", "%c[k3]")
+#define TYPEFORMER_Q8_ROW8(acc, off) TYPEFORMER_Q8_ROW(acc, off "+8")
 #define TYPEFORMER_ROWS1(F) F("%[a0]", "0")
 #define TYPEFORMER_TEMPS                                                                    \
         [w] "+r"(w), [x] "+r"(x), [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc),          \
@@ -121,6 +137,9 @@ template <std::size_t Stride, int R, bool Tail4 = false>
         if constexpr (Tail4)
             asm volatile(TYPEFORMER_ZERO4 TYPEFORMER_Q8_LOOP(TYPEFORMER_ROWS4)
                              TYPEFORMER_Q8_LAST4(TYPEFORMER_ROWS4) TYPEFORMER_OPERANDS);
+        else if constexpr (Two)
+            asm volatile(TYPEFORMER_ZERO4 TYPEFORMER_Q8_LOOP2(TYPEFORMER_ROWS4)
+                             TYPEFORMER_OPERANDS);
         else
             asm volatile(TYPEFORMER_ZERO4 TYPEFORMER_Q8_LOOP(TYPEFORMER_ROWS4) TYPEFORMER_OPERANDS);
 #undef TYPEFORMER_ZERO4
@@ -143,22 +162,26 @@ template <std::size_t Stride, int R, bool Tail4 = false>
 #undef TYPEFORMER_TEMPS
 #undef TYPEFORMER_ROWS1
 #undef TYPEFORMER_ROWS4
+#undef TYPEFORMER_Q8_ROW8
 #undef TYPEFORMER_Q8_LAST4
+#undef TYPEFORMER_Q8_LOOP2
 #undef TYPEFORMER_Q8_LOOP
 }
 
-// c[0:4] ← acc · (s[0:4] · s_x) (+ old, + bias, + res: those not null), scalar::q8a8_entry's
-// operations for 4 entries at once in s0–s7.
-[[gnu::always_inline]] inline void finish4(const std::int32_t (&acc)[4], const float* s, float s_x,
-                                           float* c, const float* old, const float* bias,
-                                           const float* res) noexcept {
+// c[0:4n] ← acc · (s[0:4n] · s_x) (+ old, + bias, + res: those not null), scalar::q8a8_entry's
+// operations for 4 entries at a time in s0–s7, n ≥ 1 times; the pointers stay in registers.
+[[gnu::always_inline]] inline void finish_rows(std::size_t n, const std::int32_t* acc,
+                                               const float* s, float s_x, float* c,
+                                               const float* old, const float* bias,
+                                               const float* res) noexcept {
     asm volatile(
-        "vldmia %[acc], {s0-s3}\n\t"
+        "0:\n\t"
+        "vldmia %[acc]!, {s0-s3}\n\t"
         "vcvt.f32.s32 s0, s0\n\t"
         "vcvt.f32.s32 s1, s1\n\t"
         "vcvt.f32.s32 s2, s2\n\t"
         "vcvt.f32.s32 s3, s3\n\t"
-        "vldmia %[s], {s4-s7}\n\t"
+        "vldmia %[s]!, {s4-s7}\n\t"
         "vmul.f32 s4, s4, %[sx]\n\t"
         "vmul.f32 s5, s5, %[sx]\n\t"
         "vmul.f32 s6, s6, %[sx]\n\t"
@@ -169,7 +192,7 @@ template <std::size_t Stride, int R, bool Tail4 = false>
         "vmul.f32 s3, s3, s7\n\t"
         "cmp %[old], #0\n\t"
         "beq 1f\n\t"
-        "vldmia %[old], {s4-s7}\n\t"
+        "vldmia %[old]!, {s4-s7}\n\t"
         "vadd.f32 s0, s4, s0\n\t"
         "vadd.f32 s1, s5, s1\n\t"
         "vadd.f32 s2, s6, s2\n\t"
@@ -177,7 +200,7 @@ template <std::size_t Stride, int R, bool Tail4 = false>
         "1:\n\t"
         "cmp %[bias], #0\n\t"
         "beq 2f\n\t"
-        "vldmia %[bias], {s4-s7}\n\t"
+        "vldmia %[bias]!, {s4-s7}\n\t"
         "vadd.f32 s0, s0, s4\n\t"
         "vadd.f32 s1, s1, s5\n\t"
         "vadd.f32 s2, s2, s6\n\t"
@@ -185,16 +208,18 @@ template <std::size_t Stride, int R, bool Tail4 = false>
         "2:\n\t"
         "cmp %[res], #0\n\t"
         "beq 3f\n\t"
-        "vldmia %[res], {s4-s7}\n\t"
+        "vldmia %[res]!, {s4-s7}\n\t"
         "vadd.f32 s0, s0, s4\n\t"
         "vadd.f32 s1, s1, s5\n\t"
         "vadd.f32 s2, s2, s6\n\t"
         "vadd.f32 s3, s3, s7\n"
         "3:\n\t"
-        "vstmia %[c], {s0-s3}\n"
-        :
-        : [acc] "r"(acc), [s] "r"(s), [sx] "t"(s_x), [c] "r"(c), [old] "r"(old), [bias] "r"(bias),
-          [res] "r"(res)
+        "vstmia %[c]!, {s0-s3}\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "bne 0b\n"
+        : [n] "+r"(n), [acc] "+r"(acc), [s] "+r"(s), [c] "+r"(c), [old] "+r"(old),
+          [bias] "+r"(bias), [res] "+r"(res)
+        : [sx] "t"(s_x)
         : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "cc", "memory");
 }
 
@@ -246,16 +271,20 @@ void q8a8_column(const std::int8_t* Q, const float* s, const std::uint32_t* code
                                   bias ? bias + i : nullptr, res ? res + i : nullptr);
     };
     if constexpr (K >= 8 && 3 * K + 8 <= 1020) {
-        constexpr std::size_t M4 = M / 4 * 4;
-        for (std::size_t i = 0; i < M4; i += 4) {
-            std::int32_t acc[4];
-            dot_rows<K, 4, K % 8 != 0>(Q + i * K, codes, K / 8, acc);
-            finish4(acc, s + i, s_x, c + i, old ? old + i : nullptr, bias ? bias + i : nullptr,
-                    res ? res + i : nullptr);
+        // The sums of up to 32 rows, then their finish: the DSP loop takes 14 core registers, so
+        // the finish's pointers would be spilled around every block of 4 rows.
+        constexpr std::size_t M4 = M / 4 * 4, chunk = M4 < 32 ? M4 : 32;
+        constexpr bool two = K % 16 == 0 && 3 * K + 16 <= 1020;
+        alignas(8) std::int32_t acc[chunk > 0 ? chunk : 1];
+        for (std::size_t i0 = 0; i0 < M4; i0 += chunk) {
+            const std::size_t m = M4 - i0 < chunk ? M4 - i0 : chunk;
+            for (std::size_t i = 0; i < m; i += 4)
+                dot_rows<K, 4, K % 8 != 0, two>(Q + (i0 + i) * K, codes, K / 8, acc + i);
+            finish_rows(m / 4, acc, s + i0, s_x, c + i0, old ? old + i0 : nullptr,
+                        bias ? bias + i0 : nullptr, res ? res + i0 : nullptr);
         }
         if constexpr (M4 < M)
             for (std::size_t i = M4; i < M; ++i) {
-                std::int32_t acc[1];
                 dot_rows<K, 1, K % 8 != 0>(Q + i * K, codes, K / 8, acc);
                 finish(i, acc[0]);
             }
@@ -348,16 +377,10 @@ struct q8_attention_ops {
                        std::int32_t* sums) noexcept {
         if constexpr (Dattn >= 8 && 3 * LdK + 8 <= 1020) {
             std::size_t u = 0;
-            for (; u + 4 <= n; u += 4) {
-                std::int32_t acc[4];
-                detail::dot_rows<LdK, 4, Dattn % 8 != 0>(K + u * LdK, q, Dattn / 8, acc);
-                sums[u] = acc[0], sums[u + 1] = acc[1], sums[u + 2] = acc[2], sums[u + 3] = acc[3];
-            }
-            for (; u < n; ++u) {
-                std::int32_t acc[1];
-                detail::dot_rows<LdK, 1, Dattn % 8 != 0>(K + u * LdK, q, Dattn / 8, acc);
-                sums[u] = acc[0];
-            }
+            for (; u + 4 <= n; u += 4)
+                detail::dot_rows<LdK, 4, Dattn % 8 != 0>(K + u * LdK, q, Dattn / 8, sums + u);
+            for (; u < n; ++u)
+                detail::dot_rows<LdK, 1, Dattn % 8 != 0>(K + u * LdK, q, Dattn / 8, sums + u);
         } else {
             for (std::size_t u = 0; u < n; ++u)
                 sums[u] = detail::dot_row(Dattn, K + u * LdK, q);
@@ -368,16 +391,10 @@ struct q8_attention_ops {
         const std::size_t n8 = (n + 7) / 8;  // the codes are zeros past n
         if constexpr (3 * LdV + 8 <= 1020) {
             constexpr std::size_t D4 = Dmid / 4 * 4;
-            for (std::size_t i = 0; i < D4; i += 4) {
-                std::int32_t acc[4];
-                detail::dot_rows<LdV, 4>(Vt + i * LdV, b, n8, acc);
-                sums[i] = acc[0], sums[i + 1] = acc[1], sums[i + 2] = acc[2], sums[i + 3] = acc[3];
-            }
-            for (std::size_t i = D4; i < Dmid; ++i) {
-                std::int32_t acc[1];
-                detail::dot_rows<LdV, 1>(Vt + i * LdV, b, n8, acc);
-                sums[i] = acc[0];
-            }
+            for (std::size_t i = 0; i < D4; i += 4)
+                detail::dot_rows<LdV, 4>(Vt + i * LdV, b, n8, sums + i);
+            for (std::size_t i = D4; i < Dmid; ++i)
+                detail::dot_rows<LdV, 1>(Vt + i * LdV, b, n8, sums + i);
         } else {
             for (std::size_t i = 0; i < Dmid; ++i)
                 sums[i] = detail::dot_row(8 * n8, Vt + i * LdV, b);
