@@ -47,9 +47,10 @@ TYPED_TEST_SUITE(Gemm, value_types);
 template <class T>
 void run_gemm(form f) {
     auto shapes = gemm_shapes();
-    // A·Bᵀ with B's rows more than 2 KiB apart (float), which the SIMD driver first copies into
-    // a stack buffer, column blocks of NCP = 48 or 96: the last one partial, k across a slice.
-    if (f == form::nt)
+    // A·Bᵀ with B's rows more than 2 KiB apart, which the SIMD driver first copies into a stack
+    // buffer, column blocks of NCP = 48 or 96: the last one partial, k across a slice. double's
+    // rows are that far apart already in (230, 301, 40).
+    if (f == form::nt && std::is_same_v<T, float>)
         shapes.emplace_back(100, 530, 270);
     std::size_t idx = 0;
     for (auto [m, n, k] : shapes) {
