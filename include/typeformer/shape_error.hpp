@@ -149,6 +149,7 @@ struct clip_grad_norm;
 struct check_input;
 struct token_span;    // a typed view of ids (token.hpp)
 struct input_tokens;  // a model's functions' sequence (token.hpp)
+struct for_model;     // a tokenizer bound to a model's N_V (tokenize/tokens.hpp)
 struct training_state;
 struct reset;
 struct try_loss_and_grad_targets;
@@ -194,6 +195,8 @@ struct signature_of;
     struct name##_is_not_a_matrix;                      \
     template <class Type>                               \
     struct name##_is_not_a_vector;                      \
+    template <class Type>                               \
+    struct name##_is; /* and needed<...>: what goes */  \
     namespace role {                                    \
     struct name {                                       \
         template <class D>                              \
@@ -208,12 +211,15 @@ struct signature_of;
         using not_a_matrix = name##_is_not_a_matrix<X>; \
         template <class X>                              \
         using not_a_vector = name##_is_not_a_vector<X>; \
+        template <class X>                              \
+        using is = name##_is<X>;                        \
     };                                                  \
     }                                                   \
     static_assert(true)
 
 // tensors the functions take
 TYPEFORMER_OPERAND(X);
+TYPEFORMER_OPERAND(X_out);  // a layer's output stream
 TYPEFORMER_OPERAND(Y);
 TYPEFORMER_OPERAND(Z);
 TYPEFORMER_OPERAND(dX);

@@ -4,7 +4,7 @@
 // fixed: const tf::mat<float, tf::d_e<32>, tf::l_z<8>>& Z => const Z_t& Z
 // covers: backward[decoder_layer](Z)
 // expect: in::decoder_layer_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_z<8, typeformer::decoder_layer<float, translator>::activations<typeformer::l_x<8>, typeformer::l_z<8>, typeformer::workspace_kind::training, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::decoder_layer<float, translator, typeformer::decoder_layer<float, translator>::scratch<typeformer::l_x<8>, typeformer::l_z<8
+// first-error: Z_rows<typeformer::d_e<32, W_k_cols<typeformer::d_e<16
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

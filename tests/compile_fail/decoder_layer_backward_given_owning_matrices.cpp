@@ -5,7 +5,7 @@
 // fixed: backward(p, X, Z, a, dX, dZ, g, s); => backward(p, X.view(), Z.view(), a, dX.view(), dZ.view(), g, s);
 // covers: backward[decoder_layer](X p)
 // expect: in::decoder_layer_backward
-// first-error: arguments<typeformer::mat<float, typeformer::d_e<16>, typeformer::l_x<8>
+// first-error: X_is<typeformer::mat<float, typeformer::d_e<16>, typeformer::l_x<8, needed<typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_x<8
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

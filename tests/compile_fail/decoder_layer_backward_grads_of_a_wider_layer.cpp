@@ -4,7 +4,7 @@
 // fixed: tf::decoder_layer<float, wider>& g => layer& g
 // covers: backward[decoder_layer](g)
 // expect: in::decoder_layer_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::decoder_layer<float, translator>::activations<typeformer::l_x<8>, typeformer::l_z<8>, typeformer::workspace_kind::training, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::decoder_layer<float, wider, typeformer::decoder_layer<float, translator>::scratch<typeformer::l_x<8>, typeformer::l_z<8
+// first-error: grads<typeformer::decoder_layer<float, wider, block<typeformer::decoder_layer<float, translator
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

@@ -4,7 +4,7 @@
 // fixed: Z_t& dX, Z_t& dZ => X_t& dX, Z_t& dZ
 // covers: backward[decoder_layer](dX)
 // expect: in::decoder_layer_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::decoder_layer<float, translator>::activations<typeformer::l_x<8>, typeformer::l_z<8>, typeformer::workspace_kind::training, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::decoder_layer<float, translator, typeformer::decoder_layer<float, translator>::scratch<typeformer::l_x<8>, typeformer::l_z<8
+// first-error: dX_cols<typeformer::l_z<8, X_cols<typeformer::l_x<8
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

@@ -4,7 +4,7 @@
 // fixed: const tf::mat<float, tf::d_e<32>, tf::l_z<8>>& Z => const Z_t& Z
 // covers: forward[decoder_layer](Z)
 // expect: in::decoder_layer
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_z<8, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::decoder_layer<float, translator>::activations<typeformer::l_x<8>, typeformer::l_z<8>, typeformer::workspace_kind::training, float
+// first-error: Z_rows<typeformer::d_e<32, W_k_cols<typeformer::d_e<16
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

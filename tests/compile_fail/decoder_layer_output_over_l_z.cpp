@@ -4,7 +4,7 @@
 // fixed: Z_t& X_out => X_t& X_out
 // covers: forward[decoder_layer](X_out)
 // expect: in::decoder_layer
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_x<8, typeformer::mat_view<const float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::mat_view<float, typeformer::d_e<16>, typeformer::l_z<8, typeformer::decoder_layer<float, translator>::activations<typeformer::l_x<8>, typeformer::l_z<8>, typeformer::workspace_kind::training, float
+// first-error: X_out_cols<typeformer::l_z<8, X_cols<typeformer::l_x<8
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

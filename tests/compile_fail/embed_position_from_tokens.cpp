@@ -5,7 +5,7 @@
 // fixed: const token_embedding<float, d_e<16>, N_V<32>>& te => const positional_embedding<float, d_e<16>, l_max<8>>& te
 // covers: nn::embed_position(p)
 // expect: in::Algorithm_2_positional_embedding
-// first-error: arguments<typeformer::nn::token_embedding<float, typeformer::d_e<16>, typeformer::N_V<32>
+// first-error: nn::token_embedding<float, typeformer::d_e<16>, typeformer::N_V<32, needed<typeformer::W_p_rows<typeformer::d_e<16
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

@@ -5,7 +5,7 @@
 // fixed: const positional_embedding<float, d_e<16>, l_max<8>>& pe => const token_embedding<float, d_e<16>, N_V<32>>& pe
 // covers: nn::embed_token(p)
 // expect: in::Algorithm_1_token_embedding
-// first-error: arguments<typeformer::nn::positional_embedding<float, typeformer::d_e<16>, typeformer::l_max<8>
+// first-error: nn::positional_embedding<float, typeformer::d_e<16>, typeformer::l_max<8, needed<typeformer::W_e_rows<typeformer::d_e<16
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

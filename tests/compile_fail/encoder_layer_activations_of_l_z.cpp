@@ -4,7 +4,7 @@
 // fixed: layer::activations<tf::l_z<8>>& a => layer::activations<tf::l_x<8>>& a
 // covers: forward[encoder_layer](a)
 // expect: in::encoder_layer
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::encoder_layer<float, tiny, typeformer::nn::gelu>::activations<typeformer::l_z<8>, typeformer::workspace_kind::training, float
+// first-error: cache_given<typeformer::encoder_layer<float, tiny, typeformer::nn::gelu>::activations<typeformer::l_z<8>, typeformer::workspace_kind::training, cache_expected<typeformer::encoder_layer<float, tiny, typeformer::nn::gelu>::activations<typeformer::l_x<8>, typeformer::workspace_kind::training
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

@@ -4,7 +4,7 @@
 // fixed: tf::encoder_layer<float, wide, tf::nn::gelu>& g => layer& g
 // covers: backward[encoder_layer](g)
 // expect: in::encoder_layer_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::encoder_layer<float, tiny, typeformer::nn::gelu>::activations<typeformer::l_x<8>, typeformer::workspace_kind::training, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::encoder_layer<float, wide, typeformer::nn::gelu, typeformer::encoder_layer<float, tiny, typeformer::nn::gelu>::scratch<typeformer::l_x<8
+// first-error: grads<typeformer::encoder_layer<float, wide, typeformer::nn::gelu, block<typeformer::encoder_layer<float, tiny, typeformer::nn::gelu
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

@@ -4,7 +4,7 @@
 // fixed: tf::mat<float, tf::d_e<32>, tf::l_z<8>>& dX => X_t& dX
 // covers: backward[encoder_layer](dX)
 // expect: in::encoder_layer_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::encoder_layer<float, tiny, typeformer::nn::gelu>::activations<typeformer::l_x<8>, typeformer::workspace_kind::training, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_z<8, typeformer::encoder_layer<float, tiny, typeformer::nn::gelu, typeformer::encoder_layer<float, tiny, typeformer::nn::gelu>::scratch<typeformer::l_x<8
+// first-error: dX_cols<typeformer::l_z<8, X_cols<typeformer::l_x<8
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

@@ -4,7 +4,7 @@
 // fixed: const X_t& dY => const F_t& dY
 // covers: backward[final_projection](dY)
 // expect: in::final_projection_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::gelu, typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::gelu>::cache<typeformer::l_x<8, typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::gelu>::scratch<typeformer::l_x<8
+// first-error: dY_rows<typeformer::d_e<32, W_f_rows<typeformer::d_f<48
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

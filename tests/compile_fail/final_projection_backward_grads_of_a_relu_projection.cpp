@@ -4,7 +4,7 @@
 // fixed: tf::final_projection<float, tf::d_f<48>, tf::d_e<32>, tf::nn::relu>& g => proj& g
 // covers: backward[final_projection](grads)
 // expect: in::final_projection_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::mat_view<const float, typeformer::d_f<48>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::relu, typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::gelu>::cache<typeformer::l_x<8, typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::gelu>::scratch<typeformer::l_x<8
+// first-error: grads<typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::relu, block<typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::gelu
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

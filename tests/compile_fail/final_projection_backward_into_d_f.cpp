@@ -4,7 +4,7 @@
 // fixed: F_t& dX => X_t& dX
 // covers: backward[final_projection](dX)
 // expect: in::final_projection_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::mat_view<const float, typeformer::d_f<48>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_f<48>, typeformer::l_x<8, typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::gelu, typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::gelu>::cache<typeformer::l_x<8, typeformer::final_projection<float, typeformer::d_f<48>, typeformer::d_e<32>, typeformer::nn::gelu>::scratch<typeformer::l_x<8
+// first-error: dX_rows<typeformer::d_f<48, X_rows<typeformer::d_e<32
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

@@ -5,7 +5,7 @@
 // fixed: tf::gpt_layer<float, wide>& g => layer& g
 // covers: backward[gpt_layer](g)
 // expect: in::gpt_layer_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::gpt_layer<float, tiny>::activations<typeformer::l_x<8>, typeformer::workspace_kind::training, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::gpt_layer<float, wide, typeformer::gpt_layer<float, tiny>::scratch<typeformer::l_x<8
+// first-error: grads<typeformer::gpt_layer<float, wide, block<typeformer::gpt_layer<float, tiny
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

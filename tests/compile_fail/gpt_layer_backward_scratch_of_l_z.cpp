@@ -4,7 +4,7 @@
 // fixed: layer::scratch<tf::l_z<8>>& s => layer::scratch<tf::l_x<8>>& s
 // covers: backward[gpt_layer](s)
 // expect: in::gpt_layer_backward
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::gpt_layer<float, tiny>::activations<typeformer::l_x<8>, typeformer::workspace_kind::training, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::gpt_layer<float, tiny, typeformer::gpt_layer<float, tiny>::scratch<typeformer::l_z<8
+// first-error: cache_given<typeformer::gpt_layer<float, tiny>::scratch<typeformer::l_z<8, cache_expected<typeformer::gpt_layer<float, tiny>::scratch<typeformer::l_x<8
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

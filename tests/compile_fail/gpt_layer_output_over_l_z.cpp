@@ -4,7 +4,7 @@
 // fixed: tf::mat<float, tf::d_e<32>, tf::l_z<8>>& X_out => X_t& X_out
 // covers: forward[gpt_layer](X_out)
 // expect: in::gpt_layer
-// first-error: typeformer::arguments<, typeformer::mat_view<const float, typeformer::d_e<32>, typeformer::l_x<8, typeformer::mat_view<float, typeformer::d_e<32>, typeformer::l_z<8, typeformer::gpt_layer<float, tiny>::activations<typeformer::l_x<8>, typeformer::workspace_kind::training, float
+// first-error: X_out_cols<typeformer::l_z<8, X_cols<typeformer::l_x<8
 // max-lines: 9
 // clang-max-lines: 7
 #include <typeformer/typeformer.hpp>

@@ -74,13 +74,9 @@ EXCUSED = {
     "kernels::backend::": ("fallback", "the untyped layer: raw pointers and sizes, forwarded to "
                                        "kernels::scalar or kernels::simd; the typed kernels above "
                                        "it check shapes and are what users call"),
-    "tokenize::for_model": ("fallback", "binds a tokenizer whose vocabulary is known only at run "
-                                        "time to a model's N_V, checked then "
-                                        "(std::invalid_argument); a tokenizer with a constant N_V "
-                                        "(byte_level) of another size is also only refused at run "
-                                        "time: open"),
     "tokenize::bound_tokenizer::bound_tokenizer<V, Tokenizer>": (
-        "fallback", "made by for_model (above), which checks the vocabulary's size at run time"),
+        "fallback", "made by for_model (above), which checks a typed vocabulary (byte_level's) "
+                    "at compile time and a run-time one (BPE's) at run time"),
     # class templates a model's type names for its users, whose calls are checked above; a wrong
     # template argument (a config, not a model) is an error inside the library, not a shape_error
     "config_traits": ("fallback", "Model::traits, made by the model types from a config they "

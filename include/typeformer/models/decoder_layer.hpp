@@ -131,7 +131,40 @@ void backward(const decoder_layer<T, cfg>& p,
 
 }  // namespace typed
 
-// ---- a call of no form above: the stream X of another dimension, or other arguments ----
+// ---- a call of no form above: the first argument that disagrees, by its role ----
+
+namespace detail {
+// forward(p, X, Z, X_out, a, eps) and backward(p, X, Z, a, dX, dZ, g, s), over X's columns Lx
+// and the context Z's Lz.
+template <class T, class cfg>
+struct decoder_layer_forward {
+    using layer = decoder_layer<T, cfg>;
+    using D = typename layer::d_e;
+    static constexpr std::size_t sequences = 2;
+    template <class Lx, class Lz>
+    using params = std::tuple<
+        view_param<role::X, mat_view<const T, D, Lx>, W_q_cols<D>>,
+        view_param<role::Z, mat_view<const T, D, Lz>, W_k_cols<D>>,
+        view_param<role::X_out, mat_view<T, D, Lx>, X_rows<D>, X_cols<Lx>>,
+        state_param<typename layer::template activations<Lx, Lz>,
+                    typename layer::template activations<Lx, Lz, workspace_kind::inference>>,
+        scalar_param>;
+};
+template <class T, class cfg>
+struct decoder_layer_backward {
+    using layer = decoder_layer<T, cfg>;
+    using D = typename layer::d_e;
+    static constexpr std::size_t sequences = 2;
+    template <class Lx, class Lz>
+    using params =
+        std::tuple<view_param<role::X, mat_view<const T, D, Lx>, W_q_cols<D>>,
+                   view_param<role::Z, mat_view<const T, D, Lz>, W_k_cols<D>>,
+                   state_param<typename layer::template activations<Lx, Lz>>,
+                   view_param<role::dX, mat_view<T, D, Lx>, X_rows<D>, X_cols<Lx>>,
+                   view_param<role::dZ, mat_view<T, D, Lz>, Z_rows<D>, Z_cols<Lz>>,
+                   grads_param<layer>, state_param<typename layer::template scratch<Lx, Lz>>>;
+};
+}  // namespace detail
 
 template <class T, class cfg, class... A>
     requires(!requires(const decoder_layer<T, cfg>& p, A&&... a) {
@@ -139,13 +172,13 @@ template <class T, class cfg, class... A>
     })
 auto forward(const decoder_layer<T, cfg>& p, A&&... args) noexcept
     -> decltype(detail::shape_error_of<in::decoder_layer>(
-        detail::layer_error<T, typename decoder_layer<T, cfg>::d_e, role::W_q, A...>()));
+        detail::layer_error<role::W_q, detail::decoder_layer_forward<T, cfg>, A...>()));
 template <class T, class cfg, class... A>
     requires(!requires(const decoder_layer<T, cfg>& p, A&&... a) {
         typed::backward(p, static_cast<A&&>(a)...);
     })
 auto backward(const decoder_layer<T, cfg>& p, A&&... args) noexcept
     -> decltype(detail::shape_error_of<in::decoder_layer_backward>(
-        detail::layer_error<T, typename decoder_layer<T, cfg>::d_e, role::W_q, A...>()));
+        detail::layer_error<role::W_q, detail::decoder_layer_backward<T, cfg>, A...>()));
 
 }  // namespace typeformer

@@ -11,6 +11,8 @@
 // which they differ, by its own name.
 #pragma once
 
+#include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -119,21 +121,134 @@ constexpr auto check_tokens() {
         return what<>{};
 }
 
-// A layer's forward(p, X, ...) or backward(p, X, ...) (gpt_layer, encoder_layer, decoder_layer,
-// final_projection), which take views: X is a (D, C) view of the layer's T, D what Role's
-// weight multiplies (W_q's columns: d_e); else the arguments as given.
-template <class T, class D, class Role, class... A>
+// The parameters of a layer's forward or backward (gpt_layer, encoder_layer, decoder_layer,
+// final_projection), each checked against the argument in its place (layer_error):
+// a view V, mat_view<const T, D, C> read or mat_view<T, D, C> written, in the role Role; rows
+// other than D are named against Rows (W_q_cols<d_e<32>>: the weight that reads them), columns
+// other than C against Cols (X_cols<l_x<8>>: the sequence it runs over; void: its own).
+template <class Role, class V, class Rows, class Cols = void>
+struct view_param {};
+// an activations, cache or scratch: one of Accepted (the first is what is named);
+template <class... Accepted>
+struct state_param {};
+// the layer's gradient, of its own type; a scalar (ε) is not checked.
+template <class Layer>
+struct grads_param {};
+struct scalar_param {};
+
+template <class A, class WRole, class Role, class V, class Rows, class Cols>
+constexpr auto check_param(std::type_identity<view_param<Role, V, Rows, Cols>>) {
+    using T = typename V::value_type;
+    auto cols = [] {
+        if constexpr (std::is_void_v<Cols>)
+            return what<>{};
+        else
+            return check_cols<Role, A, typename V::cols_dim, Cols>();
+    };
+    auto write = [] {
+        if constexpr (writable<kernels::detail::element_of<V>>)
+            return check_writable<Role, A>();
+        else
+            return what<>{};
+    };
+    auto view = [] {  // an owning matrix, or a view of T where a view of const T goes
+        if constexpr (std::is_same_v<bare_t<A>, V>)
+            return what<>{};
+        else
+            return what<typename Role::template is<bare_t<A>>, needed<V>>{};
+    };
+    return first_error(check_matrix<Role, A>(), check_rows<Role, A, typename V::rows_dim, Rows>(),
+                       cols(), check_scalar<Role, A, T, typename WRole::template scalar<T>>(),
+                       write(), view());
+}
+template <class A, class WRole, class First, class... More>
+constexpr auto check_param(std::type_identity<state_param<First, More...>>) {
+    if constexpr (std::is_same_v<bare_t<A>, First> || (std::is_same_v<bare_t<A>, More> || ...))
+        return what<>{};
+    else
+        return what<cache_given<bare_t<A>>, cache_expected<First>>{};
+}
+template <class A, class WRole, class Layer>
+constexpr auto check_param(std::type_identity<grads_param<Layer>>) {
+    if constexpr (std::is_same_v<bare_t<A>, Layer>)
+        return what<>{};
+    else
+        return what<grads<bare_t<A>>, block<Layer>>{};
+}
+template <class A, class WRole>
+constexpr auto check_param(std::type_identity<scalar_param>) {
+    return what<>{};
+}
+
+// The arguments A... against the parameters Params (a std::tuple of the *_param above), in order;
+// then their number.
+template <class WRole, class Params, class... A, std::size_t... I>
+constexpr auto params_error(std::index_sequence<I...>) {
+    return or_arguments<A...>(
+        first_error(what<>{}, check_param<arg_ref_t<I, A...>, WRole>(
+                                  std::type_identity<std::tuple_element_t<I, Params>>{})...));
+}
+template <class WRole, class Params, class... A>
+constexpr auto params_error() {
+    constexpr std::size_t n = std::tuple_size_v<Params>;
+    return params_error<WRole, Params, A...>(
+        std::make_index_sequence<(sizeof...(A) < n ? sizeof...(A) : n)>{});
+}
+
+// A layer's forward(p, args...) or backward(p, args...) that fits no form: the first argument
+// that disagrees with Sig's parameters, else the arguments as given. Sig::template params<Lx>
+// (params<Lx, Lz> when Sig::sequences is 2: a decoder layer) is the std::tuple of the *_param
+// above for the sequences the call runs over, X's columns (and Z's, the second argument's); WRole
+// names the layer's weight, whose scalar type the views have.
+template <class WRole, class Sig, class... A>
 constexpr auto layer_error() {
-    if constexpr (sizeof...(A) == 0) {
-        return what<arguments<>>{};
+    if constexpr (sizeof...(A) < Sig::sequences) {
+        return what<arguments<bare_t<A>...>>{};
     } else {
         using X = arg_ref_t<0, A...>;
-        return or_arguments<A...>(
-            first_error(check_matrix<role::X, X>(),
-                        check_rows<role::X, X, D, typename Role::template cols<D>>(),
-                        check_scalar<role::X, X, T, typename Role::template scalar<T>>()));
+        if constexpr (!diagnosable_matrix<X>) {
+            return check_matrix<role::X, X>();
+        } else if constexpr (Sig::sequences == 1) {
+            using Params = typename Sig::template params<typename bare_t<X>::cols_dim>;
+            return params_error<WRole, Params, A...>();
+        } else {
+            using Z = arg_ref_t<1, A...>;
+            if constexpr (!diagnosable_matrix<Z>) {
+                return check_matrix<role::Z, Z>();
+            } else {
+                using Params = typename Sig::template params<typename bare_t<X>::cols_dim,
+                                                             typename bare_t<Z>::cols_dim>;
+                return params_error<WRole, Params, A...>();
+            }
+        }
     }
 }
+
+// forward(p, X, X_out, a, eps) and backward(p, X, a, dX, g, s) of a layer over one stream
+// (gpt_layer, encoder_layer), whose activations and scratch are made for X's columns Lx.
+template <class T, class Layer>
+struct stream_layer_forward {
+    using D = typename Layer::d_e;
+    static constexpr std::size_t sequences = 1;
+    template <class Lx>
+    using params =
+        std::tuple<view_param<role::X, mat_view<const T, D, Lx>, W_q_cols<D>>,
+                   view_param<role::X_out, mat_view<T, D, Lx>, X_rows<D>, X_cols<Lx>>,
+                   state_param<typename Layer::template activations<Lx>,
+                               typename Layer::template activations<Lx, workspace_kind::inference>>,
+                   scalar_param>;
+};
+template <class T, class Layer>
+struct stream_layer_backward {
+    using D = typename Layer::d_e;
+    static constexpr std::size_t sequences = 1;
+    template <class Lx>
+    using params =
+        std::tuple<view_param<role::X, mat_view<const T, D, Lx>, W_q_cols<D>>,
+                   state_param<typename Layer::template activations<Lx>>,
+                   view_param<role::dX, mat_view<T, D, Lx>, X_rows<D>, X_cols<Lx>>,
+                   grads_param<Layer>, state_param<typename Layer::template scratch<Lx>>>;
+};
 
 // The call f(model, args...) fits no form of f: the first argument of another model or vocabulary,
 // or else the arguments as given.

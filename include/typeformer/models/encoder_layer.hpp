@@ -108,7 +108,7 @@ void backward(const encoder_layer<T, cfg, Act>& p,
 
 }  // namespace typed
 
-// ---- a call of no form above: the stream X of another dimension, or other arguments ----
+// ---- a call of no form above: the first argument that disagrees, by its role ----
 
 template <class T, class cfg, class Act, class... A>
     requires(!requires(const encoder_layer<T, cfg, Act>& p, A&&... a) {
@@ -116,13 +116,15 @@ template <class T, class cfg, class Act, class... A>
     })
 auto forward(const encoder_layer<T, cfg, Act>& p, A&&... args) noexcept
     -> decltype(detail::shape_error_of<in::encoder_layer>(
-        detail::layer_error<T, typename encoder_layer<T, cfg, Act>::d_e, role::W_q, A...>()));
+        detail::layer_error<role::W_q, detail::stream_layer_forward<T, encoder_layer<T, cfg, Act>>,
+                            A...>()));
 template <class T, class cfg, class Act, class... A>
     requires(!requires(const encoder_layer<T, cfg, Act>& p, A&&... a) {
         typed::backward(p, static_cast<A&&>(a)...);
     })
 auto backward(const encoder_layer<T, cfg, Act>& p, A&&... args) noexcept
     -> decltype(detail::shape_error_of<in::encoder_layer_backward>(
-        detail::layer_error<T, typename encoder_layer<T, cfg, Act>::d_e, role::W_q, A...>()));
+        detail::layer_error<role::W_q, detail::stream_layer_backward<T, encoder_layer<T, cfg, Act>>,
+                            A...>()));
 
 }  // namespace typeformer

@@ -69,7 +69,32 @@ void backward(const final_projection<T, Df, De, Act>& p, mat_view<const T, De, C
 
 }  // namespace typed
 
-// ---- a call of no form above: the stream X of another dimension, or other arguments ----
+// ---- a call of no form above: the first argument that disagrees, by its role ----
+
+namespace detail {
+// forward(p, X, Y, c) and backward(p, X, dY, dX, grads, c, s), over X's columns C.
+template <class T, class Df, class De, class Act>
+struct final_projection_forward {
+    using layer = final_projection<T, Df, De, Act>;
+    static constexpr std::size_t sequences = 1;
+    template <class C>
+    using params = std::tuple<view_param<role::X, mat_view<const T, De, C>, W_f_cols<De>>,
+                              view_param<role::Y, mat_view<T, Df, C>, W_f_rows<Df>, X_cols<C>>,
+                              state_param<typename layer::template cache<C>>>;
+};
+template <class T, class Df, class De, class Act>
+struct final_projection_backward {
+    using layer = final_projection<T, Df, De, Act>;
+    static constexpr std::size_t sequences = 1;
+    template <class C>
+    using params =
+        std::tuple<view_param<role::X, mat_view<const T, De, C>, W_f_cols<De>>,
+                   view_param<role::dY, mat_view<const T, Df, C>, W_f_rows<Df>, X_cols<C>>,
+                   view_param<role::dX, mat_view<T, De, C>, X_rows<De>, X_cols<C>>,
+                   grads_param<layer>, state_param<typename layer::template cache<C>>,
+                   state_param<typename layer::template scratch<C>>>;
+};
+}  // namespace detail
 
 template <class T, class Df, class De, class Act, class... A>
     requires(!requires(const final_projection<T, Df, De, Act>& p, A&&... a) {
@@ -77,13 +102,13 @@ template <class T, class Df, class De, class Act, class... A>
     })
 auto forward(const final_projection<T, Df, De, Act>& p, A&&... args) noexcept
     -> decltype(detail::shape_error_of<in::final_projection>(
-        detail::layer_error<T, De, role::W_f, A...>()));
+        detail::layer_error<role::W_f, detail::final_projection_forward<T, Df, De, Act>, A...>()));
 template <class T, class Df, class De, class Act, class... A>
     requires(!requires(const final_projection<T, Df, De, Act>& p, A&&... a) {
         typed::backward(p, static_cast<A&&>(a)...);
     })
 auto backward(const final_projection<T, Df, De, Act>& p, A&&... args) noexcept
     -> decltype(detail::shape_error_of<in::final_projection_backward>(
-        detail::layer_error<T, De, role::W_f, A...>()));
+        detail::layer_error<role::W_f, detail::final_projection_backward<T, Df, De, Act>, A...>()));
 
 }  // namespace typeformer

@@ -101,7 +101,7 @@ void backward(const gpt_layer<T, cfg>& p, mat_view<const T, typename gpt_layer<T
 
 }  // namespace typed
 
-// ---- a call of no form above: the stream X of another dimension, or other arguments ----
+// ---- a call of no form above: the first argument that disagrees, by its role ----
 
 template <class T, class cfg, class... A>
     requires(!requires(const gpt_layer<T, cfg>& p, A&&... a) {
@@ -109,13 +109,15 @@ template <class T, class cfg, class... A>
     })
 auto forward(const gpt_layer<T, cfg>& p, A&&... args) noexcept
     -> decltype(detail::shape_error_of<in::gpt_layer>(
-        detail::layer_error<T, typename gpt_layer<T, cfg>::d_e, role::W_q, A...>()));
+        detail::layer_error<role::W_q, detail::stream_layer_forward<T, gpt_layer<T, cfg>>,
+                            A...>()));
 template <class T, class cfg, class... A>
     requires(!requires(const gpt_layer<T, cfg>& p, A&&... a) {
         typed::backward(p, static_cast<A&&>(a)...);
     })
 auto backward(const gpt_layer<T, cfg>& p, A&&... args) noexcept
     -> decltype(detail::shape_error_of<in::gpt_layer_backward>(
-        detail::layer_error<T, typename gpt_layer<T, cfg>::d_e, role::W_q, A...>()));
+        detail::layer_error<role::W_q, detail::stream_layer_backward<T, gpt_layer<T, cfg>>,
+                            A...>()));
 
 }  // namespace typeformer

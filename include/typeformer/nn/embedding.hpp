@@ -321,16 +321,30 @@ void embed_backward(const token_embedding<T, E, V>& te, const sinusoidal_embeddi
 
 namespace detail {
 
+// A positional or token embedding, and the d_e of its vectors.
 template <class X>
-inline constexpr bool is_positional = false;
+struct embedding_kind {
+    static constexpr bool positional = false, tokens = false;
+};
 template <class T, class E, class P>
-inline constexpr bool is_positional<positional_embedding<T, E, P>> = true;
+struct embedding_kind<positional_embedding<T, E, P>> {
+    static constexpr bool positional = true, tokens = false;
+    using d_e = E;
+};
 template <class E, class P>
-inline constexpr bool is_positional<sinusoidal_embedding<E, P>> = true;
-template <class X>
-inline constexpr bool is_token_embedding = false;
+struct embedding_kind<sinusoidal_embedding<E, P>> {
+    static constexpr bool positional = true, tokens = false;
+    using d_e = E;
+};
 template <class T, class E, class V>
-inline constexpr bool is_token_embedding<token_embedding<T, E, V>> = true;
+struct embedding_kind<token_embedding<T, E, V>> {
+    static constexpr bool positional = false, tokens = true;
+    using d_e = E;
+};
+template <class X>
+inline constexpr bool is_positional = embedding_kind<X>::positional;
+template <class X>
+inline constexpr bool is_token_embedding = embedding_kind<X>::tokens;
 
 // The positional embedding of a call has the token embedding's d_e (and scalar type).
 template <class T, class E, class Pe>
@@ -405,19 +419,20 @@ template <class T, class E, class V, class... A>
 auto embed_backward(const token_embedding<T, E, V>& te, A&&... args) noexcept
     -> decltype(typeformer::detail::shape_error_of<in::Algorithm_1_2_embed_backward>(
         detail::embed_error<T, E, V, role::dX, false, A...>()));
-// One token's or one position's vector of another block (W_p for W_e, or the reverse).
+// One token's or one position's vector of another block (W_p for W_e, or the reverse): the block
+// given, and the embedding the algorithm reads, of its d_e.
 template <class P, class... A>
     requires(detail::is_positional<P> &&
              !requires(const P& p, A&&... a) { typed::embed_token(p, static_cast<A&&>(a)...); })
 auto embed_token(const P& p, A&&... args) noexcept
     -> decltype(typeformer::detail::shape_error_of<in::Algorithm_1_token_embedding>(
-        typeformer::detail::what<arguments<P, detail::bare_t<A>...>>{}));
+        typeformer::detail::what<P, needed<W_e_rows<typename detail::embedding_kind<P>::d_e>>>{}));
 template <class P, class... A>
     requires(detail::is_token_embedding<P> &&
              !requires(const P& p, A&&... a) { typed::embed_position(p, static_cast<A&&>(a)...); })
 auto embed_position(const P& p, A&&... args) noexcept
     -> decltype(typeformer::detail::shape_error_of<in::Algorithm_2_positional_embedding>(
-        typeformer::detail::what<arguments<P, detail::bare_t<A>...>>{}));
+        typeformer::detail::what<P, needed<W_p_rows<typename detail::embedding_kind<P>::d_e>>>{}));
 
 }  // namespace typeformer::nn
 

@@ -6,7 +6,9 @@
 //   for_model<Model>(tok)      a tokenizer whose vocabulary is known only at run time (BPE, GPT-2,
 //                              one loaded from a checkpoint), checked once against Model's N_V:
 //                              std::invalid_argument if the sizes differ; its encode then returns
-//                              tokens<Model's N_V>
+//                              tokens<Model's N_V>. One whose vocabulary is a type (byte_level,
+//                              a bound_tokenizer) is checked at compile time: another N_V is
+//                              shape_error<in::for_model, tokens_of<N_V<259>>, model_N_V<...>>
 //
 // Host code (std::vector, exceptions), like the tokenizers.
 #pragma once
@@ -16,9 +18,11 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "../shape_error.hpp"
 #include "../token.hpp"
 
 namespace typeformer::tokenize {
@@ -68,10 +72,29 @@ private:
     Tokenizer tok_;
 };
 
+namespace detail {
+// A tokenizer whose vocabulary is a type (byte_level's N_V<259>), known when for_model is named.
+template <class Tokenizer>
+concept typed_vocabulary = requires {
+    typename Tokenizer::vocabulary;
+};
+}  // namespace detail
+
 // The tokenizer bound to Model's vocabulary (Model::traits::N_V); throws if the sizes differ.
 template <class Model, class Tokenizer>
+    requires(!detail::typed_vocabulary<Tokenizer> ||
+             std::is_same_v<typename Tokenizer::vocabulary, typename Model::traits::N_V>)
 bound_tokenizer<typename Model::traits::N_V, Tokenizer> for_model(Tokenizer tok) {
     return bound_tokenizer<typename Model::traits::N_V, Tokenizer>(std::move(tok));
 }
+
+// ---- a tokenizer of a typed vocabulary other than the model's: both sizes are types ----
+
+template <class Model, class Tokenizer>
+    requires(detail::typed_vocabulary<Tokenizer> &&
+             !std::is_same_v<typename Tokenizer::vocabulary, typename Model::traits::N_V>)
+auto for_model(Tokenizer tok)
+    -> shape_error<in::for_model, tokens_of<typename Tokenizer::vocabulary>,
+                   model_N_V<typename Model::traits::N_V>>;
 
 }  // namespace typeformer::tokenize
