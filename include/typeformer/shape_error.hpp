@@ -153,6 +153,14 @@ struct for_model;     // a tokenizer bound to a model's N_V (tokenize/tokens.hpp
 struct training_state;
 struct reset;
 struct try_loss_and_grad_targets;
+// the class templates a model's type is made of, given an argument of another kind
+struct config_traits;
+struct transformer_encoder;
+struct transformer_decoder;
+struct training_worker;
+struct gains_biases_of;
+struct q8_attention;
+struct q8_mlp;
 // int8 models (models/quantized.hpp)
 struct q8;
 struct quantize;
@@ -354,6 +362,16 @@ struct first_difference;
 // (needed<DTransformer<...>, EDTransformer<...>>).
 template <class... What>
 struct needed;
+
+// A class template given an argument of another kind (config_traits<a model>, q8_mlp<an
+// attention>): the argument, and needed<the kind it takes>.
+template <class Given>
+struct template_argument;
+struct a_model_config;  // a struct of static constexpr N_V, l_max, H, d_e, d_mlp, d_attn, d_mid
+struct a_norm_attention_mlp_or_gpt_layer;  // a block gains_biases_of has gains and biases of
+struct an_MHAttention;                     // nn::MHAttention<...>
+struct an_mlp;                             // nn::mlp<...>
+struct a_float_model;  // a DTransformer, ETransformer or EDTransformer in float or double
 
 // The call's arguments fit none of the function's forms (their number or kind): what was given.
 template <class... Given>

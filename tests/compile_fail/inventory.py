@@ -77,38 +77,26 @@ EXCUSED = {
     "tokenize::bound_tokenizer::bound_tokenizer<V, Tokenizer>": (
         "fallback", "made by for_model (above), which checks a typed vocabulary (byte_level's) "
                     "at compile time and a run-time one (BPE's) at run time"),
-    # class templates a model's type names for its users, whose calls are checked above; a wrong
-    # template argument (a config, not a model) is an error inside the library, not a shape_error
-    "config_traits": ("fallback", "Model::traits, made by the model types from a config they "
-                                  "check (model_config); config_traits<not a config> is GCC's "
-                                  "33-line constraint failure (Clang 10)"),
+    # templates a model's type names for its users, whose calls are checked above
     "tokens_for": ("fallback", "the input_tokens of a model's functions, which report tokens_of; "
-                               "tokens_for<a config> is 'no type named traits' (9 lines)"),
+                               "tokens_for<a config> is 'no type named traits' (9 lines): an "
+                               "alias in the functions' signatures, where a checking form would "
+                               "make overload resolution's substitution failures hard errors"),
     "encoded_context": ("fallback", "made by encode; decoding with another model's is Z_of "
                                     "(decode_with_Z_of_other_model)"),
     "output_view": ("fallback", "what forward and logits return (auto); output_view<a config> "
-                                "is 'no type named value_type' (9 lines)"),
+                                "is 'no type named value_type' (9 lines): an alias, as "
+                                "tokens_for is"),
     "owned_output": ("fallback", "what forward(model, x) returns on a host (auto)"),
-    "transformer_encoder": ("fallback", "an EDTransformer's member, of the model's config "
-                                        "(checked by EDTransformer: edtransformer_config_without_d_mid)"),
     "transformer_decoder": ("fallback", "an EDTransformer's member, of the model's config "
-                                        "(checked by EDTransformer)"),
-    "nn::q8_attention": ("fallback", "a q8 model's member, made by quantized<Model> "
-                                     "(q8_of_an_etransformer); q8_attention<not an attention> is "
-                                     "an error inside quantized.hpp (43 lines GCC): open"),
-    "nn::q8_mlp": ("fallback", "a q8 model's member, made by quantized<Model>; q8_mlp<not an "
-                               "mlp> is a bare incomplete type (3 lines)"),
-    "training_worker": ("fallback", "a training_state's member, made by training_state<Model> "
-                                    "(training_state_of_the_int8_model)"),
+                                        "(checked by EDTransformer); another argument is its "
+                                        "in::transformer_decoder, as transformer_encoder's is"),
     "worker_buffers": ("fallback", "what train_loop hands a gradient function"),
     "adam_state": ("fallback", "two structs of the model's type (m, v), for any type: adam_step "
                                "reports adam_state_of<...> against model<...> "
                                "(adam_state_of_other_model)"),
     "deploy::exported_as": ("fallback", "declared only, for sizeof: it is the check, and a model "
                                         "of another signature is its in::exported_weights"),
-    "gains_biases_of": ("fallback", "the gains and biases of one block, as gains_biases<Model> "
-                                    "names them (gains_biases_of_a_bert); a part of another model "
-                                    "is in::gains_biases"),
     "deploy::use_buffers": ("fallback", "a deployment's table of buffers; deploy::deployment "
                                         "reports in::deployment (deploy_adam_plan_on_nrf52840)"),
 }

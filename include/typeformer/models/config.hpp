@@ -18,6 +18,7 @@
 #include <cstddef>
 
 #include "../dim.hpp"
+#include "../shape_error.hpp"
 
 namespace typeformer {
 
@@ -36,9 +37,15 @@ concept model_config = requires {
     { cfg::d_mid } -> std::convertible_to<std::size_t>;
 };
 
-// The dimensions every architecture uses, as types.
-template <model_config cfg>
+// The dimensions every architecture uses, as types. Of something that is not a config (a model,
+// its traits, a struct without d_mid): one error naming config_traits and the argument.
+template <class cfg>
 struct config_traits {
+    static_assert(
+        sizeof(shape_error<in::config_traits, template_argument<cfg>, needed<a_model_config>>) > 0);
+};
+template <model_config cfg>
+struct config_traits<cfg> {
     using d_e = typeformer::d_e<cfg::d_e>;
     using d_attn = typeformer::d_attn<cfg::d_attn>;
     using d_mid = typeformer::d_mid<cfg::d_mid>;

@@ -38,15 +38,26 @@
 
 namespace typeformer {
 
-// Algorithm 8's encoder stack (lines 4–9) and decoder stack (lines 13–20) as parameter groups.
-template <class T, model_config cfg>
+// Algorithm 8's encoder stack (lines 4–9) and decoder stack (lines 13–20) as parameter groups. Of
+// something that is not a config: one error naming the stack and the argument.
+template <class T, class cfg>
 struct transformer_encoder {
+    static_assert(sizeof(shape_error<in::transformer_encoder, template_argument<cfg>,
+                                     needed<a_model_config>>) > 0);
+};
+template <class T, class cfg>
+struct transformer_decoder {
+    static_assert(sizeof(shape_error<in::transformer_decoder, template_argument<cfg>,
+                                     needed<a_model_config>>) > 0);
+};
+template <class T, model_config cfg>
+struct transformer_encoder<T, cfg> {
     using layer_type = encoder_layer<T, cfg, nn::relu>;
     using layers_type = std::array<layer_type, config_traits<cfg>::L_enc>;
     BOOST_HANA_DEFINE_STRUCT(transformer_encoder, (layers_type, layers));
 };
 template <class T, model_config cfg>
-struct transformer_decoder {
+struct transformer_decoder<T, cfg> {
     using layer_type = decoder_layer<T, cfg>;
     using layers_type = std::array<layer_type, config_traits<cfg>::L_dec>;
     BOOST_HANA_DEFINE_STRUCT(transformer_decoder, (layers_type, layers));

@@ -48,9 +48,16 @@ namespace typeformer {
 
 namespace nn {
 
-// Algorithm 5's parameters with int8 matrices: the float MHAttention's dimensions, q8 W.
+// Algorithm 5's parameters with int8 matrices: the float MHAttention's dimensions, q8 W. Of
+// anything but an MHAttention: one error naming q8_attention and the argument.
 template <class Attn, class Act = float_activations>
 struct q8_attention {
+    static_assert(
+        sizeof(shape_error<in::q8_attention, template_argument<Attn>, needed<an_MHAttention>>) > 0);
+};
+template <class T, class Dx, class Dz, class Da, class Dm, class Do, class H, class Act>
+struct q8_attention<MHAttention<T, Dx, Dz, Da, Dm, Do, H>, Act> {
+    using Attn = MHAttention<T, Dx, Dz, Da, Dm, Do, H>;
     using value_type = typename Attn::value_type;
     using qk_dim = typename Attn::qk_dim;  // H·d_attn
     using v_dim = typename Attn::v_dim;    // H·d_mid
@@ -66,9 +73,11 @@ struct q8_attention {
     vec<value_type, typename Attn::out_dim> b_o;
 };
 
-// The MLP's parameters with int8 W_1, W_2.
+// The MLP's parameters with int8 W_1, W_2. Of anything but an mlp: one error naming q8_mlp.
 template <class Mlp, class Act = float_activations>
-struct q8_mlp;
+struct q8_mlp {
+    static_assert(sizeof(shape_error<in::q8_mlp, template_argument<Mlp>, needed<an_mlp>>) > 0);
+};
 template <class T, class E, class M, class F, class Act>
 struct q8_mlp<mlp<T, E, M, F>, Act> {
     using float_type = mlp<T, E, M, F>;

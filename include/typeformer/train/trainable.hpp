@@ -101,8 +101,12 @@ concept trainable_selection =
 
 // ---- the gains and biases of each block (the same member names as the block) ----
 
+// Of a block without gains or biases of this kind (a model, a config): one error naming it.
 template <class Block>
-struct gains_biases_of;
+struct gains_biases_of {
+    static_assert(sizeof(shape_error<in::gains_biases_of, template_argument<Block>,
+                                     needed<a_norm_attention_mlp_or_gpt_layer>>) > 0);
+};
 
 template <class T, class D>
 struct gains_biases_of<nn::layer_norm<T, D>> {

@@ -106,9 +106,28 @@ struct step_report {
     status code = status::ok;  // non_finite: this step was not applied
 };
 
-// One worker's buffers: its share of the gradient, a workspace, Algorithm 12's masked copy.
+namespace detail {
+// What a training_worker is not made for: an int8 model (the float model trains), or something
+// that is not a model.
+template <class Model>
+constexpr auto training_worker_error() {
+    if constexpr (requires { typename Model::float_model; })
+        return what<q8_of<typename Model::float_model>, needed<typename Model::float_model>>{};
+    else
+        return what<template_argument<Model>, needed<a_float_model>>{};
+}
+}  // namespace detail
+
+// One worker's buffers: its share of the gradient, a workspace, Algorithm 12's masked copy. Of
+// anything but a float model: one error naming training_worker and the argument.
 template <class Model>
 struct training_worker {
+    static_assert(sizeof(decltype(detail::shape_error_of<in::training_worker>(
+        detail::training_worker_error<Model>()))));
+};
+template <class Model>
+    requires(detail::architecture<Model> && !requires { typename Model::float_model; })
+struct training_worker<Model> {
     static constexpr std::size_t l_max = Model::traits::l_max::size;
     Model grads{};
     training_workspace<Model> ws{};
