@@ -1,5 +1,6 @@
 // Bias, axpy/scale, Adam(W), activations (relu, gelu, gelu_tanh, forward and backward) and
-// cross-entropy on both raw paths against double references, then the typed API.
+// cross-entropy on both raw paths against double references, then the typed API; the Cortex-M
+// layer's float GELU backward and cross-entropy (portable C++) against the same references.
 #include <functional>
 #include <memory>
 #include <vector>
@@ -219,6 +220,12 @@ TYPED_TEST(Elementwise, Activations) {
                                              dXg.data(), dXg.ld);
                     ASSERT_TRUE(close(dXg, dX, what + " backward"));
                 }
+                if (which == 1) {  // the Cortex-M layer's (float: math.hpp's erf and exp)
+                    strided<T> dXg = dX0;
+                    typeformer::kernels::cortexm::gelu_backward(
+                        rows, cols, X.data(), X.ld, dY.data(), dY.ld, dXg.data(), dXg.ld);
+                    ASSERT_TRUE(close(dXg, dX, "cortexm gelu backward " + shape(rows, cols)));
+                }
             }
 }
 
@@ -248,6 +255,18 @@ TEST(GeluFloat, DenseGridAgainstDouble) {
         EXPECT_LE(worst, 2.5e-7) << name(p) << " gelu";
         EXPECT_LE(worst_d, 4e-7) << name(p) << " gelu_backward";
     }
+    // The Cortex-M layer's backward (math.hpp's erf and exp), under the same bound.
+    std::fill(dX.begin(), dX.end(), 0.0f);
+    typeformer::kernels::cortexm::gelu_backward(n, 1, X.data(), n, dY.data(), n, dX.data(), n);
+    double worst_d = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double x = X[i], d = gelu_d(x);
+        const double phi = inv_sqrt_2pi * std::exp(-0.5 * x * x);
+        worst_d = std::max(worst_d, std::fabs(dX[i] - d) / (1 + std::fabs(x * phi)));
+        ASSERT_FALSE(d < -1e-6 && dX[i] > 0) << "cortexm gelu′(" << x << ")";
+    }
+    EXPECT_LE(worst_d, 4e-7) << "cortexm gelu_backward";
+    EXPECT_GT(worst_d, 0.0);  // the test sees the rational erf's error
 }
 
 // The reference derivatives are the derivatives of the reference functions.
@@ -318,6 +337,17 @@ TYPED_TEST(Elementwise, CrossEntropy) {
                 strided<T> d = d0;
                 const T loss2 = TF_CALL(p, cross_entropy_backward, rows, cols, L.data(), L.ld,
                                         targets.data(), T(weight), d.data(), d.ld);
+                ASSERT_TRUE(close(loss2, ref.loss, ref.loss_mag, what + " (backward's loss)"));
+                ASSERT_TRUE(close(d, ref.dlogits, what + " dlogits"));
+            }
+            {  // the Cortex-M layer's (float: math.hpp's exp)
+                namespace cm = typeformer::kernels::cortexm;
+                const std::string what = "cortexm cross_entropy " + shape(rows, cols);
+                const T loss = cm::cross_entropy(rows, cols, L.data(), L.ld, targets.data());
+                ASSERT_TRUE(close(loss, ref.loss, ref.loss_mag, what));
+                strided<T> d = d0;
+                const T loss2 = cm::cross_entropy_backward(
+                    rows, cols, L.data(), L.ld, targets.data(), T(weight), d.data(), d.ld);
                 ASSERT_TRUE(close(loss2, ref.loss, ref.loss_mag, what + " (backward's loss)"));
                 ASSERT_TRUE(close(d, ref.dlogits, what + " dlogits"));
             }

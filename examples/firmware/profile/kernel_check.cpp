@@ -11,6 +11,8 @@
 //   fast paths (K a multiple of 8 up to 336, a multiple of 4, neither), and gemm_q8a8_gelu (GELU on
 //   the codes by a table) likewise, over every exponent of its tables; the int8 KV cache's
 //   attention sums (Kᵀq, V·β) and codes equal the scalar layer's for 1…l positions
+//   the training step's GELU backward and cross-entropy (kernels/cortexm/gelu_backward.hpp,
+//   cross_entropy.hpp) against the scalar layer's within a stated tolerance (check_training)
 //
 // Prints one line per family and exits 1 at the first failure.
 #include <cstddef>
@@ -232,6 +234,57 @@ bool check_attention_sums() {
     return true;
 }
 
+// The training step's kernels the layer selects (kernels/cortexm/gelu_backward.hpp,
+// cross_entropy.hpp: the layer's erf and exp) against the scalar layer's (newlib's erff, expf),
+// per entry within 1e-6·(|dX₀| + |dY|·(1 + |x|)), the losses within 2e-6·(1 + Σ|terms|), for
+// 1…67 rows around the vocabularies and widths the firmware trains (64, d_mlp 64), padded.
+bool check_training() {
+    constexpr std::size_t max_r = 67, ld = max_r + 2, n = 3;
+    static float X[ld * n], dY[ld * n], dA[ld * n], dB[ld * n];
+    const typeformer::token targets[n] = {0, typeformer::no_target, 5};
+    std::size_t cases = 0;
+    for (std::size_t rows : {1u, 2u, 3u, 5u, 8u, 16u, 17u, 31u, 48u, 63u, 64u, 67u}) {
+        for (std::size_t i = 0; i < ld * n; ++i) {
+            X[i] = 6 * next(), dY[i] = next(), dA[i] = dB[i] = i % ld < rows ? next() : sentinel;
+        }
+        kn::backend::gelu_backward(rows, n, X, ld, dY, ld, dA, ld);
+        kn::scalar::gelu_backward(rows, n, X, ld, dY, ld, dB, ld);
+        for (std::size_t i = 0; i < ld * n; ++i) {
+            const float x = X[i] < 0 ? -X[i] : X[i], g = dY[i] < 0 ? -dY[i] : dY[i];
+            const float tol = 1e-6f * ((dB[i] < 0 ? -dB[i] : dB[i]) + g * (1 + x) + 1);
+            if (!(i % ld < rows ? (dA[i] - dB[i] <= tol && dB[i] - dA[i] <= tol)
+                                : dA[i] == sentinel))
+                return board::print("FAIL gelu_backward rows", rows, "entry", i, "got", dA[i],
+                                    "scalar", dB[i]),
+                       false;
+        }
+        // logits in [-6, 6) (X), targets 0 and 5 (5 only where rows > 5), one column untargeted
+        const typeformer::token t3[n] = {targets[0], targets[1], rows > 5 ? targets[2] : 0};
+        const float lossA = kn::backend::cross_entropy(rows, n, X, ld, t3),
+                    lossB = kn::scalar::cross_entropy(rows, n, X, ld, t3);
+        for (std::size_t i = 0; i < ld * n; ++i)
+            dA[i] = dB[i] = i % ld < rows ? dY[i] : sentinel;
+        const float lossA2 = kn::backend::cross_entropy_backward(rows, n, X, ld, t3, 0.5f, dA, ld),
+                    lossB2 = kn::scalar::cross_entropy_backward(rows, n, X, ld, t3, 0.5f, dB, ld);
+        const float ltol = 2e-6f * (1 + 2 * 12 + (lossB < 0 ? -lossB : lossB));
+        if (!(lossA - lossB <= ltol && lossB - lossA <= ltol) ||
+            !(lossA2 - lossB2 <= ltol && lossB2 - lossA2 <= ltol))
+            return board::print("FAIL cross_entropy rows", rows, "loss", lossA, lossA2, "scalar",
+                                lossB, lossB2),
+                   false;
+        for (std::size_t i = 0; i < ld * n; ++i) {
+            const float d = dA[i] - dB[i];
+            if (!(i % ld < rows ? (d <= 1e-6f && -d <= 1e-6f) : dA[i] == sentinel))
+                return board::print("FAIL cross_entropy_backward rows", rows, "entry", i, "got",
+                                    dA[i], "scalar", dB[i]),
+                       false;
+        }
+        cases += 2;
+    }
+    board::print("training kernels ok, cases", cases);
+    return true;
+}
+
 bool check_int8() {
     const bool ok = check_q8a8<1, 8>() && check_q8a8<4, 8>() && check_q8a8<7, 16>() &&
                     check_q8a8<13, 48>() && check_q8a8<48, 48>() && check_q8a8<8, 192>() &&
@@ -247,5 +300,5 @@ bool check_int8() {
 }  // namespace
 
 int main() {
-    return check_floats() && check_int8() ? 0 : 1;
+    return check_floats() && check_training() && check_int8() ? 0 : 1;
 }

@@ -3,7 +3,8 @@
 //   typeformer::kernels::scalar   plain loops, always available: the reference of every other
 //   typeformer::kernels::simd     xsimd 8.1 batches, only when xsimd is usable (hosts)
 //   typeformer::kernels::cortexm  Arm M-profile with a single-precision FPU (Cortex-M4F, M7):
-//                                 float products (VLDM + VFMA), GELU, softmax; int8 products on
+//                                 float products (VLDM + VFMA), GELU (and its backward),
+//                                 softmax, cross-entropy; int8 products on
 //                                 the DSP extension (kernels/cortexm/)
 //   typeformer::kernels::helium   Arm M-profile with MVE (Helium: Cortex-M55, M85): float and
 //                                 int8 products on 128-bit vectors (kernels/helium/)
@@ -109,6 +110,8 @@
 #endif
 
 #include "cortexm/activation.hpp"  // portable C++: compiled (and tested) on hosts too
+#include "cortexm/cross_entropy.hpp"
+#include "cortexm/gelu_backward.hpp"
 #include "cortexm/softmax.hpp"
 #if TYPEFORMER_CORTEXM
 #include "cortexm/gemm.hpp"
@@ -175,6 +178,9 @@ TYPEFORMER_CONSTANT_OR(TYPEFORMER_PRODUCTS, gemv_t)
 TYPEFORMER_CONSTANT_OR(cortexm, softmax_columns)
 TYPEFORMER_CONSTANT_OR(cortexm, softmax_columns_online)
 TYPEFORMER_CONSTANT_OR(cortexm, gelu)
+TYPEFORMER_CONSTANT_OR(cortexm, gelu_backward)  // the training step's
+TYPEFORMER_CONSTANT_OR(cortexm, cross_entropy)
+TYPEFORMER_CONSTANT_OR(cortexm, cross_entropy_backward)
 #undef TYPEFORMER_PRODUCTS
 #undef TYPEFORMER_CONSTANT_OR
 }  // namespace backend
