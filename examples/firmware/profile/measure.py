@@ -263,7 +263,7 @@ KERNELS = [
     (r"kernels::(?:\w+::)+softmax_columns", "softmax"),
     (r"kernels::(?:\w+::)+layer_norm_backward", "layer norm backward"),
     (r"kernels::(?:\w+::)+layer_norm", "layer norm"),
-    (r"kernels::(?:\w+::)+gelu_backward", "GELU backward"),
+    (r"kernels::(?:\w+::)+(gelu_backward|gelu_derivative)", "GELU backward"),
     (r"kernels::(?:\w+::)+gelu", "GELU"),
     (r"kernels::(?:\w+::)+cross_entropy", "cross-entropy"),
     (r"kernels::(?:\w+::)+(adam|sgd)\w*|train::\w*(adam|sgd)\w*|\b(adam|sgd)_(step|update)", "optimiser"),
