@@ -111,6 +111,13 @@ TYPED_TEST(Elementwise, Adam) {
                     // the update's relative error follows m's (cancellation in β1·m + (1−β1)·g)
                     rt.m(i, 0) = th_mag + 4 * std::fabs(double(c.neg_step)) * rm.m(i, 0) / denom;
                 }
+                {  // the Cortex-M layer's (float: one VSQRT, the form's tests out of the loop)
+                    strided<T> t2 = theta, m2 = m, v2 = v;
+                    tf::kernels::cortexm::adam(n, c, t2.data(), g.data(), m2.data(), v2.data());
+                    ASSERT_TRUE(close(m2, rm, "cortexm adam m"));
+                    ASSERT_TRUE(close(v2, rv, "cortexm adam v"));
+                    ASSERT_TRUE(close(t2, rt, "cortexm adam theta"));
+                }
                 for (path p : paths()) {
                     const std::string what = std::string(name(p)) + " adam form " +
                                              std::to_string(form) + " step " +

@@ -12,7 +12,8 @@
 //   the codes by a table) likewise, over every exponent of its tables; the int8 KV cache's
 //   attention sums (Kᵀq, V·β) and codes equal the scalar layer's for 1…l positions
 //   the training step's GELU backward and cross-entropy (kernels/cortexm/gelu_backward.hpp,
-//   cross_entropy.hpp) against the scalar layer's within a stated tolerance (check_training)
+//   cross_entropy.hpp) and Adam (cortexm/adam.hpp, each form) against the scalar layer's
+//   within a stated tolerance (check_training)
 //
 // Prints one line per family and exits 1 at the first failure.
 #include <cstddef>
@@ -238,6 +239,11 @@ bool check_attention_sums() {
 // cross_entropy.hpp: the layer's erf and exp) against the scalar layer's (newlib's erff, expf),
 // per entry within 1e-6·(|dX₀| + |dY|·(1 + |x|)), the losses within 2e-6·(1 + Σ|terms|), for
 // 1…67 rows around the vocabularies and widths the firmware trains (64, d_mlp 64), padded.
+bool near(float a, float b) {
+    const float d = a - b, tol = 1e-6f * (1 + (b < 0 ? -b : b));
+    return d <= tol && -d <= tol;
+}
+
 bool check_training() {
     constexpr std::size_t max_r = 67, ld = max_r + 2, n = 3;
     static float X[ld * n], dY[ld * n], dA[ld * n], dB[ld * n];
@@ -280,6 +286,27 @@ bool check_training() {
                        false;
         }
         cases += 2;
+    }
+    // Adam, each form: the same float operations in the same order, √ correctly rounded either
+    // way (VSQRT, sqrtf); GCC contracts a multiply-add into a VFMA in one loop and not the other
+    // (seen in the L2 form), so per entry within 1e-6·(1 + |scalar|)
+    for (unsigned form = 0; form < 4; ++form) {
+        kn::adam_coefficients<float> c{0.9f,  0.1f,   0.999f, 0.001f, 0.3f,
+                                       1e-8f, -0.01f, 0.01f,  0.9999f};
+        c.decoupled = form & 1, c.l2 = form & 2, c.grad_scale = 0.5f;
+        for (std::size_t i = 0; i < ld * n; ++i)
+            dA[i] = dB[i] = X[i], dY[i] = dY[i] * dY[i];  // θ (twice), v ≥ 0
+        static float mA[ld * n], mB[ld * n], vB[ld * n];
+        for (std::size_t i = 0; i < ld * n; ++i)
+            mA[i] = mB[i] = next(), vB[i] = dY[i];
+        kn::backend::adam(ld * n, c, dA, X, mA, dY);
+        kn::scalar::adam(ld * n, c, dB, X, mB, vB);
+        for (std::size_t i = 0; i < ld * n; ++i)
+            if (!near(dA[i], dB[i]) || !near(mA[i], mB[i]) || !near(dY[i], vB[i]))
+                return board::print("FAIL adam form", form, "entry", i, "got", dA[i], "scalar",
+                                    dB[i]),
+                       false;
+        ++cases;
     }
     board::print("training kernels ok, cases", cases);
     return true;

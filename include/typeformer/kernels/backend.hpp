@@ -110,6 +110,7 @@
 #endif
 
 #include "cortexm/activation.hpp"  // portable C++: compiled (and tested) on hosts too
+#include "cortexm/adam.hpp"
 #include "cortexm/cross_entropy.hpp"
 #include "cortexm/gelu_backward.hpp"
 #include "cortexm/softmax.hpp"
@@ -181,6 +182,7 @@ TYPEFORMER_CONSTANT_OR(cortexm, gelu)
 TYPEFORMER_CONSTANT_OR(cortexm, gelu_backward)  // the training step's
 TYPEFORMER_CONSTANT_OR(cortexm, cross_entropy)
 TYPEFORMER_CONSTANT_OR(cortexm, cross_entropy_backward)
+TYPEFORMER_CONSTANT_OR(cortexm, adam)
 #undef TYPEFORMER_PRODUCTS
 #undef TYPEFORMER_CONSTANT_OR
 }  // namespace backend
